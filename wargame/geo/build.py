@@ -1,0 +1,617 @@
+"""Build a compact map folder from the raw SRTM and OpenStreetMap inputs.
+
+``wargame map build`` calls :func:`build_map`. The inputs are the files listed in
+``REQUIRED_SOURCES`` below (the layout of ``shared/geodata``); the output is a folder
+such as ``maps/rhine-remagen/`` holding, all in UTM zone 32N metres:
+
+* ``dem.npz``: elevation on a regular grid (decimetres, int16), bilinear from SRTM3;
+* ``landcover.npz``: a 10 m raster of generic terrain classes (see ``TERRAIN_CLASSES``);
+* ``*.geojson.gz``: simplified terrain polygons, roads by class, rail, waterways,
+  water crossings (bridges, ferries), named places and peaks;
+* ``metadata.json``: CRS, bounds, cell sizes, sources, build parameters, file hashes;
+* ``README.md`` and ``LICENSE-DATA`` (ODbL notice for the OSM-derived data).
+
+The build is deterministic: the same inputs give byte-identical files. It writes into a
+temporary folder next to the target and swaps it in only when everything succeeded, so
+a failed build leaves the previous map untouched.
+
+Rasterising needs ``rasterio`` (``pip install wargame[build]``); loading a built map
+does not.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import io
+import json
+import math
+import shutil
+import tempfile
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import shapely
+from pyproj import Transformer
+from shapely.geometry import mapping, shape
+
+from wargame.geo.terrain import (
+    ROAD_CLASSES,
+    TERRAIN_CLASSES,
+    WATERWAY_CLASSES,
+)
+
+UTM32N = "EPSG:32632"
+
+# Files of shared/geodata this build reads (relative to the source folder).
+REQUIRED_SOURCES: dict[str, str] = {
+    "dem": "dem/N50E007.hgt",
+    "water": "osm/osm_water.geojson",
+    "waterway": "osm/osm_waterway.geojson",
+    "landcover": "osm/osm_landcover.geojson",
+    "landuse": "osm/osm_landuse.geojson",
+    "transportation": "osm/osm_transportation.geojson",
+    "transportation_name": "osm/osm_transportation_name.geojson",
+    "place": "osm/osm_place.geojson",
+    "peak": "osm/osm_mountain_peak.geojson",
+}
+
+ATTRIBUTION = (
+    "Elevation: NASA SRTM (public domain). Map data © OpenStreetMap contributors, "
+    "ODbL 1.0. Place names: GeoNames, CC BY 4.0."
+)
+
+# OSM (OpenMapTiles schema) class/subclass -> generic terrain class. Later entries in
+# TERRAIN_BURN_ORDER overwrite earlier ones where polygons overlap.
+LANDCOVER_MAP: dict[tuple[str, str | None], str] = {
+    ("wood", "forest"): "woods",
+    ("wood", "wood"): "woods",
+    ("wood", None): "woods",
+    ("farmland", "orchard"): "orchard",
+    ("farmland", "vineyard"): "orchard",
+    ("farmland", "plant_nursery"): "orchard",
+    ("grass", "park"): "park",
+    ("grass", "allotments"): "park",
+    ("grass", "garden"): "park",
+    ("grass", "golf_course"): "park",
+    ("grass", "recreation_ground"): "park",
+    ("grass", "village_green"): "park",
+    ("wetland", None): "wetland",
+    ("wetland", "marsh"): "wetland",
+    ("wetland", "swamp"): "wetland",
+    ("wetland", "reedbed"): "wetland",
+    ("wetland", "wet_meadow"): "wetland",
+}
+LANDUSE_MAP: dict[str, str] = {
+    "residential": "town",
+    "commercial": "town",
+    "industrial": "town",
+    "retail": "town",
+    "railway": "town",
+    "military": "town",
+    "hospital": "town",
+    "school": "town",
+    "college": "town",
+    "university": "town",
+    "cemetery": "park",
+    "stadium": "park",
+    "pitch": "park",
+    "playground": "park",
+    "zoo": "park",
+    "theme_park": "park",
+}
+TERRAIN_BURN_ORDER = ("park", "orchard", "wetland", "woods", "town", "water")
+
+# OpenMapTiles transportation class -> generic road class (None: not kept).
+ROAD_MAP: dict[str, str] = {
+    "motorway": "motorway",
+    "trunk": "primary",
+    "primary": "primary",
+    "secondary": "secondary",
+    "tertiary": "tertiary",
+    "minor": "minor",
+    "track": "track",
+}
+PLACE_CLASSES = ("town", "village", "suburb", "hamlet")
+
+
+class BuildError(Exception):
+    """A map build cannot proceed; the message is one line for the user."""
+
+
+@dataclass(frozen=True)
+class BuildParams:
+    """Parameters of a map build (stored in the map's metadata)."""
+
+    name: str = "rhine-remagen"
+    title: str = "Middle Rhine: Remagen – Linz – Andernach"
+    lonlat_box: tuple[float, float, float, float] = (7.10, 50.40, 7.50, 50.70)
+    dem_cell_m: float = 50.0
+    landcover_cell_m: float = 10.0
+    simplify_m: float = 5.0
+    road_simplify_m: float = 3.0
+    min_polygon_area_m2: float = 400.0
+    coord_decimals: int = 1
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def check_sources(source: Path) -> list[str]:
+    """Return what is missing or empty in a source folder (empty list if complete)."""
+    problems: list[str] = []
+    if not source.is_dir():
+        return [f"source folder {source} does not exist"]
+    for rel in REQUIRED_SOURCES.values():
+        p = source / rel
+        if not p.is_file():
+            problems.append(f"missing {rel}")
+        elif p.stat().st_size == 0:
+            problems.append(f"empty {rel}")
+    return problems
+
+
+# --------------------------------------------------------------------------- #
+# helpers                                                                      #
+# --------------------------------------------------------------------------- #
+
+
+def _read_geojson(path: Path) -> list[dict[str, Any]]:
+    try:
+        with path.open(encoding="utf-8") as fh:
+            data = json.load(fh)
+    except (OSError, json.JSONDecodeError) as exc:
+        raise BuildError(f"cannot read {path}: {exc}") from exc
+    feats = data.get("features") if isinstance(data, dict) else None
+    if not isinstance(feats, list):
+        raise BuildError(f"{path} is not a GeoJSON FeatureCollection")
+    return feats
+
+
+def _project(geoms: np.ndarray, transformer: Transformer) -> np.ndarray:
+    def fn(coords: np.ndarray) -> np.ndarray:
+        x, y = transformer.transform(coords[:, 0], coords[:, 1])
+        return np.column_stack([x, y])
+
+    return shapely.transform(geoms, fn)
+
+
+def _round(geoms: np.ndarray, decimals: int) -> np.ndarray:
+    return shapely.transform(geoms, lambda c: np.round(c, decimals))
+
+
+def _name(props: dict[str, Any]) -> str | None:
+    n = props.get("name:latin") or props.get("name")
+    return str(n) if n else None
+
+
+def _write_gz_geojson(
+    path: Path, features: Iterable[dict[str, Any]], decimals: int
+) -> None:
+    fc = {
+        "type": "FeatureCollection",
+        "crs": {"type": "name", "properties": {"name": "urn:ogc:def:crs:EPSG::32632"}},
+        "features": list(features),
+    }
+    text = json.dumps(fc, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
+    buf = io.BytesIO()
+    # mtime=0 and no file name in the header: byte-identical output for same input
+    with gzip.GzipFile(filename="", mode="wb", fileobj=buf, mtime=0, compresslevel=9) as gz:
+        gz.write(text.encode("utf-8"))
+    path.write_bytes(buf.getvalue())
+
+
+def _feature(geom: shapely.Geometry, props: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "Feature", "properties": props, "geometry": mapping(geom)}
+
+
+def _save_npz(path: Path, **arrays: np.ndarray) -> None:
+    # np.savez_compressed stores zip entries with the current time: write through a
+    # ZipFile with a fixed date so builds are byte-identical.
+    import zipfile
+
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        for key in sorted(arrays):
+            buf = io.BytesIO()
+            np.lib.format.write_array(buf, np.ascontiguousarray(arrays[key]))
+            info = zipfile.ZipInfo(f"{key}.npy", date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            zf.writestr(info, buf.getvalue(), compresslevel=9)
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def utm_bounds_inside(
+    lonlat_box: tuple[float, float, float, float], step_m: float = 100.0
+) -> tuple[float, float, float, float]:
+    """The largest UTM 32N rectangle (snapped inward to ``step_m``) inside a lon/lat box.
+
+    Examples:
+        >>> b = utm_bounds_inside((7.10, 50.40, 7.50, 50.70))
+        >>> [round(v / 1000, 1) for v in b]
+        [365.9, 5584.9, 393.3, 5617.5]
+    """
+    lon0, lat0, lon1, lat1 = lonlat_box
+    t = Transformer.from_crs("EPSG:4326", UTM32N, always_xy=True)
+    n = 201
+    lons = np.linspace(lon0, lon1, n)
+    lats = np.linspace(lat0, lat1, n)
+    wx, _ = t.transform(np.full(n, lon0), lats)
+    ex, _ = t.transform(np.full(n, lon1), lats)
+    _, sy = t.transform(lons, np.full(n, lat0))
+    _, ny = t.transform(lons, np.full(n, lat1))
+    xmin = math.ceil(float(np.max(wx)) / step_m) * step_m
+    xmax = math.floor(float(np.min(ex)) / step_m) * step_m
+    ymin = math.ceil(float(np.max(sy)) / step_m) * step_m
+    ymax = math.floor(float(np.min(ny)) / step_m) * step_m
+    return (xmin, ymin, xmax, ymax)
+
+
+# --------------------------------------------------------------------------- #
+# the build                                                                    #
+# --------------------------------------------------------------------------- #
+
+
+def read_hgt(path: Path) -> tuple[np.ndarray, tuple[float, float, float]]:
+    """Read an SRTM ``.hgt`` tile.
+
+    Returns:
+        ``(elevation, (west, north, cell_deg))`` with elevation as float32 metres,
+        rows from north to south, voids as NaN, and the lon/lat of the outer edge of
+        the north-west cell.
+    """
+    raw = path.read_bytes()
+    n = int(round(math.sqrt(len(raw) // 2)))
+    if n * n * 2 != len(raw) or n not in (1201, 3601):
+        raise BuildError(
+            f"{path} is not an SRTM tile: {len(raw)} bytes, expected 1201² or 3601²"
+            " big-endian int16 values"
+        )
+    stem = path.stem.upper()
+    try:
+        lat = int(stem[1:3]) * (1 if stem[0] == "N" else -1)
+        lon = int(stem[4:7]) * (1 if stem[3] == "E" else -1)
+    except ValueError as exc:
+        raise BuildError(f"{path}: cannot read the tile corner from its name") from exc
+    z = np.frombuffer(raw, dtype=">i2").reshape(n, n).astype(np.float32)
+    z[z <= -32767] = np.nan
+    cell = 1.0 / (n - 1)
+    # .hgt samples are cell centres on whole degrees: the NW sample is at (lon, lat+1)
+    return z, (lon - cell / 2, lat + 1 + cell / 2, cell)
+
+
+def build_map(
+    source: Path,
+    out_root: Path,
+    params: BuildParams | None = None,
+    log: Callable[[str], None] = print,
+) -> Path:
+    """Build a map folder from raw inputs; returns the folder written.
+
+    Raises:
+        BuildError: if inputs are missing or unreadable (nothing is written then).
+    """
+    params = params or BuildParams()
+    problems = check_sources(source)
+    if problems:
+        raise BuildError(f"source folder {source} is incomplete: " + "; ".join(problems))
+    try:
+        import rasterio  # noqa: F401
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise BuildError(
+            "building a map needs rasterio: pip install 'wargame[build]'"
+        ) from exc
+
+    out_root.mkdir(parents=True, exist_ok=True)
+    target = out_root / params.name
+    tmp = Path(tempfile.mkdtemp(prefix=f".{params.name}.", dir=out_root))
+    tmp.chmod(0o755)
+    try:
+        _build_into(source, tmp, params, log)
+        if target.exists():
+            old = out_root / f".{params.name}.old"
+            if old.exists():
+                shutil.rmtree(old)
+            target.rename(old)
+            tmp.rename(target)
+            shutil.rmtree(old)
+        else:
+            tmp.rename(target)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return target
+
+
+def _build_into(
+    source: Path, out: Path, params: BuildParams, log: Callable[[str], None]
+) -> None:
+    from rasterio import features as rfeatures
+    from rasterio.transform import from_origin
+    from rasterio.warp import Resampling, reproject
+
+    bounds = utm_bounds_inside(params.lonlat_box)
+    xmin, ymin, xmax, ymax = bounds
+    to_utm = Transformer.from_crs("EPSG:4326", UTM32N, always_xy=True)
+    dec = params.coord_decimals
+
+    # ---- DEM --------------------------------------------------------------- #
+    log(f"DEM: {REQUIRED_SOURCES['dem']} -> {params.dem_cell_m:g} m UTM 32N grid")
+    src_z, (west, north, cell_deg) = read_hgt(source / REQUIRED_SOURCES["dem"])
+    dc = params.dem_cell_m
+    dem_w = int(round((xmax - xmin) / dc))
+    dem_h = int(round((ymax - ymin) / dc))
+    dem = np.full((dem_h, dem_w), np.nan, dtype=np.float32)
+    reproject(
+        source=src_z,
+        destination=dem,
+        src_transform=from_origin(west, north, cell_deg, cell_deg),
+        src_crs="EPSG:4326",
+        src_nodata=np.nan,
+        dst_transform=from_origin(xmin, ymax, dc, dc),
+        dst_crs=UTM32N,
+        dst_nodata=np.nan,
+        resampling=Resampling.bilinear,
+    )
+    if np.isnan(dem).any():
+        raise BuildError(
+            f"the DEM has {int(np.isnan(dem).sum())} void cells inside the map box"
+        )
+    dem_dm = np.round(dem * 10.0).astype(np.int16)
+    _save_npz(out / "dem.npz", elevation_dm=dem_dm)
+
+    # ---- terrain polygons -> vector layer + 10 m raster --------------------- #
+    log("terrain: woods, town, water, wetland, orchard, park")
+    by_class: dict[str, list[shapely.Geometry]] = {c: [] for c in TERRAIN_BURN_ORDER}
+    for ft in _read_geojson(source / REQUIRED_SOURCES["landcover"]):
+        p = ft.get("properties") or {}
+        cls = LANDCOVER_MAP.get((p.get("class"), p.get("subclass")))
+        if cls and ft.get("geometry"):
+            by_class[cls].append(shape(ft["geometry"]))
+    for ft in _read_geojson(source / REQUIRED_SOURCES["landuse"]):
+        p = ft.get("properties") or {}
+        cls = LANDUSE_MAP.get(p.get("class") or "")
+        if cls and ft.get("geometry"):
+            by_class[cls].append(shape(ft["geometry"]))
+    for ft in _read_geojson(source / REQUIRED_SOURCES["water"]):
+        if ft.get("geometry"):
+            by_class["water"].append(shape(ft["geometry"]))
+
+    clip = shapely.box(xmin, ymin, xmax, ymax)
+    lc = params.landcover_cell_m
+    lc_w = int(round((xmax - xmin) / lc))
+    lc_h = int(round((ymax - ymin) / lc))
+    lc_transform = from_origin(xmin, ymax, lc, lc)
+    landcover = np.zeros((lc_h, lc_w), dtype=np.uint8)  # 0 = clear
+    terrain_feats: list[dict[str, Any]] = []
+    for cls in TERRAIN_BURN_ORDER:
+        geoms = np.array(by_class[cls], dtype=object)
+        if len(geoms) == 0:
+            continue
+        geoms = shapely.make_valid(_project(geoms, to_utm))
+        merged = shapely.intersection(shapely.union_all(geoms), clip)
+        code = TERRAIN_CLASSES.index(cls)
+        rfeatures.rasterize(
+            [(merged, code)],
+            out=landcover,
+            transform=lc_transform,
+            merge_alg=rfeatures.MergeAlg.replace,
+        )
+        simple = shapely.simplify(merged, params.simplify_m, preserve_topology=True)
+        parts = [
+            g
+            for g in shapely.get_parts(simple)
+            if g.geom_type == "Polygon" and g.area >= params.min_polygon_area_m2
+        ]
+        parts = _round(np.array(parts, dtype=object), dec)
+        parts = [g for g in shapely.make_valid(parts) if not g.is_empty]
+        parts.sort(key=lambda g: (round(g.bounds[0], 1), round(g.bounds[1], 1)))
+        for g in parts:
+            terrain_feats.append(_feature(g, {"class": cls}))
+        area = float(shapely.area(merged)) / 1e6
+        log(f"  {cls}: {len(parts)} polygons, {area:.1f} km²")
+    _save_npz(out / "landcover.npz", terrain=landcover)
+    _write_gz_geojson(out / "terrain.geojson.gz", terrain_feats, dec)
+
+    # ---- waterways ------------------------------------------------------- #
+    log("waterways")
+    ww_feats: list[dict[str, Any]] = []
+    ww_geoms: list[shapely.Geometry] = []
+    for ft in _read_geojson(source / REQUIRED_SOURCES["waterway"]):
+        p = ft.get("properties") or {}
+        cls = p.get("class")
+        if cls not in WATERWAY_CLASSES or p.get("brunnel") == "tunnel":
+            continue
+        g = _project(np.array([shape(ft["geometry"])], dtype=object), to_utm)[0]
+        g = shapely.intersection(g, clip)
+        if g.is_empty:
+            continue
+        g = _round(np.array([shapely.simplify(g, params.road_simplify_m)]), dec)[0]
+        ww_geoms.append(g)
+        ww_feats.append(_feature(g, {"class": cls, "name": _name(p)}))
+    _write_gz_geojson(out / "waterways.geojson.gz", ww_feats, dec)
+    water_union = shapely.union_all(
+        [shape(f["geometry"]) for f in terrain_feats if f["properties"]["class"] == "water"]
+    )
+    waterway_union = shapely.union_all(ww_geoms)
+
+    # ---- roads, rail, bridges, ferries ----------------------------------- #
+    log("roads, rail, bridges, ferries")
+    road_feats: list[dict[str, Any]] = []
+    rail_feats: list[dict[str, Any]] = []
+    crossing_feats: list[dict[str, Any]] = []
+    for ft in _read_geojson(source / REQUIRED_SOURCES["transportation"]):
+        p = ft.get("properties") or {}
+        cls = p.get("class")
+        geom = ft.get("geometry")
+        if not geom or geom.get("type") not in ("LineString", "MultiLineString"):
+            continue
+        is_rail = cls == "rail"
+        road_cls = ROAD_MAP.get(cls or "")
+        if cls != "ferry" and not is_rail and road_cls is None:
+            continue
+        g = _project(np.array([shape(geom)], dtype=object), to_utm)[0]
+        g = shapely.intersection(g, clip)
+        if g.is_empty:
+            continue
+        g = _round(np.array([shapely.simplify(g, params.road_simplify_m)]), dec)[0]
+        bridge = p.get("brunnel") == "bridge"
+        tunnel = p.get("brunnel") == "tunnel"
+        if cls == "ferry":
+            crossing_feats.append(
+                _feature(g, {"kind": "ferry", "crosses": "Rhein", "road": None})
+            )
+            continue
+        props = {"class": "rail" if is_rail else road_cls, "bridge": bridge,
+                 "tunnel": tunnel}
+        (rail_feats if is_rail else road_feats).append(_feature(g, props))
+        if bridge and (g.intersects(water_union) or g.intersects(waterway_union)):
+            crosses = "Rhein" if _crosses_rhine(g, terrain_feats) else "stream"
+            crossing_feats.append(
+                _feature(
+                    g,
+                    {"kind": "bridge", "crosses": crosses,
+                     "road": "rail" if is_rail else road_cls},
+                )
+            )
+    key: Callable[[dict[str, Any]], tuple[Any, ...]] = lambda f: (  # noqa: E731
+        str(f["properties"]),
+        json.dumps(f["geometry"]["coordinates"][:1], default=str),
+    )
+    road_feats.sort(key=key)
+    rail_feats.sort(key=key)
+    crossing_feats.sort(key=key)
+    _write_gz_geojson(out / "roads.geojson.gz", road_feats, dec)
+    _write_gz_geojson(out / "rail.geojson.gz", rail_feats, dec)
+    _write_gz_geojson(out / "crossings.geojson.gz", crossing_feats, dec)
+    n_br = sum(f["properties"]["kind"] == "bridge" for f in crossing_feats)
+    n_fe = len(crossing_feats) - n_br
+    log(f"  {len(road_feats)} road pieces, {len(rail_feats)} rail, "
+        f"{n_br} water bridges, {n_fe} ferries")
+
+    # road names (refs) as their own layer, for labels
+    name_feats: list[dict[str, Any]] = []
+    for ft in _read_geojson(source / REQUIRED_SOURCES["transportation_name"]):
+        p = ft.get("properties") or {}
+        if not ft.get("geometry"):
+            continue
+        nm, ref = _name(p), p.get("ref")
+        if not (nm or ref):
+            continue
+        g = _project(np.array([shape(ft["geometry"])], dtype=object), to_utm)[0]
+        g = shapely.intersection(g, clip)
+        if g.is_empty:
+            continue
+        g = _round(np.array([shapely.simplify(g, 10.0)]), dec)[0]
+        name_feats.append(_feature(g, {"class": p.get("class"), "name": nm, "ref": ref}))
+    name_feats.sort(key=key)
+    _write_gz_geojson(out / "road_names.geojson.gz", name_feats, dec)
+
+    # ---- places and peaks ---------------------------------------------------- #
+    log("places and peaks")
+    place_feats = []
+    for ft in _read_geojson(source / REQUIRED_SOURCES["place"]):
+        p = ft.get("properties") or {}
+        nm = _name(p)
+        if p.get("class") not in PLACE_CLASSES or not nm:
+            continue
+        lon, lat = ft["geometry"]["coordinates"][:2]
+        x, y = to_utm.transform(lon, lat)
+        if not (xmin <= x <= xmax and ymin <= y <= ymax):
+            continue
+        place_feats.append(
+            {"type": "Feature", "properties": {"class": p["class"], "name": nm},
+             "geometry": {"type": "Point", "coordinates": [round(x, dec), round(y, dec)]}}
+        )
+    place_feats.sort(key=lambda f: (f["properties"]["name"], f["geometry"]["coordinates"]))
+    _write_gz_geojson(out / "places.geojson.gz", place_feats, dec)
+    peak_feats = []
+    for ft in _read_geojson(source / REQUIRED_SOURCES["peak"]):
+        p = ft.get("properties") or {}
+        lon, lat = ft["geometry"]["coordinates"][:2]
+        x, y = to_utm.transform(lon, lat)
+        if not (xmin <= x <= xmax and ymin <= y <= ymax):
+            continue
+        ele = p.get("ele")
+        peak_feats.append(
+            {"type": "Feature",
+             "properties": {"name": _name(p), "ele": float(ele) if ele else None},
+             "geometry": {"type": "Point", "coordinates": [round(x, dec), round(y, dec)]}}
+        )
+    peak_feats.sort(key=lambda f: (str(f["properties"]["name"]), f["geometry"]["coordinates"]))
+    _write_gz_geojson(out / "peaks.geojson.gz", peak_feats, dec)
+
+    # ---- metadata, README, licence ------------------------------------------ #
+    files = sorted(p.name for p in out.iterdir())
+    meta = {
+        "format": "wargame-map",
+        "format_version": 1,
+        "name": params.name,
+        "title": params.title,
+        "crs": UTM32N,
+        "bounds": [xmin, ymin, xmax, ymax],
+        "lonlat_box": list(params.lonlat_box),
+        "dem": {"file": "dem.npz", "array": "elevation_dm", "scale": 0.1,
+                "cell_m": dc, "shape": [dem_h, dem_w], "origin": [xmin, ymax],
+                "vertical_datum": "EGM96 geoid (SRTM)"},
+        "landcover": {"file": "landcover.npz", "array": "terrain", "cell_m": lc,
+                      "shape": [lc_h, lc_w], "origin": [xmin, ymax],
+                      "classes": list(TERRAIN_CLASSES)},
+        "layers": {
+            "terrain": "terrain.geojson.gz",
+            "waterways": "waterways.geojson.gz",
+            "roads": "roads.geojson.gz",
+            "rail": "rail.geojson.gz",
+            "crossings": "crossings.geojson.gz",
+            "road_names": "road_names.geojson.gz",
+            "places": "places.geojson.gz",
+            "peaks": "peaks.geojson.gz",
+        },
+        "road_classes": list(ROAD_CLASSES),
+        "sources": {k: v for k, v in REQUIRED_SOURCES.items()},
+        "attribution": ATTRIBUTION,
+        "build": {k: v for k, v in asdict(params).items() if k != "extra"},
+        "sha256": {f: _sha256(out / f) for f in files},
+    }
+    (out / "metadata.json").write_text(
+        json.dumps(meta, indent=2, ensure_ascii=False, sort_keys=True) + "\n",
+        encoding="utf-8",
+    )
+    (out / "LICENSE-DATA").write_text(LICENSE_TEXT, encoding="utf-8")
+
+
+def _crosses_rhine(g: shapely.Geometry, terrain_feats: list[dict[str, Any]]) -> bool:
+    for f in terrain_feats:
+        if f["properties"]["class"] != "water":
+            continue
+        poly = shape(f["geometry"])
+        # a Rhine crossing spans the big river polygon (the Rhine is ~300 m wide
+        # here); bridges over harbours or side arms touch it only briefly
+        if poly.area > 5e6 and g.intersection(poly).length > 150.0:
+            return True
+    return False
+
+
+LICENSE_TEXT = """\
+Licences of the data in this map folder
+=======================================
+
+Elevation (dem.npz): derived from NASA SRTM3 v2.1 (public domain).
+
+Terrain polygons, land-cover raster, roads, rail, waterways, crossings, places and
+peaks (terrain.geojson.gz, landcover.npz, roads.geojson.gz, rail.geojson.gz,
+waterways.geojson.gz, crossings.geojson.gz, road_names.geojson.gz, places.geojson.gz,
+peaks.geojson.gz): derived from OpenStreetMap data.
+© OpenStreetMap contributors. This derived database is made available under the
+Open Database License (ODbL) 1.0: https://opendatacommons.org/licenses/odbl/1-0/
+You are free to copy, distribute, transmit and adapt it, as long as you credit
+OpenStreetMap and its contributors. If you alter or build upon it, you may distribute
+the result only under the same licence.
+
+The terrain picture (terrain.png) is a produced work made from the above.
+Attribution: Elevation: NASA SRTM (public domain). Map data © OpenStreetMap
+contributors, ODbL 1.0. Place names: GeoNames, CC BY 4.0.
+"""
