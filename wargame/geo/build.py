@@ -288,8 +288,13 @@ def build_map(
     out_root: Path,
     params: BuildParams | None = None,
     log: Callable[[str], None] = print,
+    post: Callable[[Path], dict[str, Any]] | None = None,
 ) -> Path:
     """Build a map folder from raw inputs; returns the folder written.
+
+    ``post``, if given, is called with the finished (still temporary) folder before
+    it is swapped in, may add files (e.g. the terrain picture) and returns entries to
+    merge into ``metadata.json``; checksums then cover its files too.
 
     Raises:
         BuildError: if inputs are missing or unreadable (nothing is written then).
@@ -311,6 +316,11 @@ def build_map(
     tmp.chmod(0o755)
     try:
         _build_into(source, tmp, params, log)
+        if post is not None:
+            extra = post(tmp)
+            meta = json.loads((tmp / "metadata.json").read_text(encoding="utf-8"))
+            meta.update(extra)
+            _write_metadata(tmp, meta)
         if target.exists():
             old = out_root / f".{params.name}.old"
             if old.exists():
@@ -387,6 +397,7 @@ def _build_into(
     lc_transform = from_origin(xmin, ymax, lc, lc)
     landcover = np.zeros((lc_h, lc_w), dtype=np.uint8)  # 0 = clear
     terrain_feats: list[dict[str, Any]] = []
+    stats: dict[str, Any] = {"terrain_km2": {}}
     for cls in TERRAIN_BURN_ORDER:
         geoms = np.array(by_class[cls], dtype=object)
         if len(geoms) == 0:
@@ -412,6 +423,7 @@ def _build_into(
         for g in parts:
             terrain_feats.append(_feature(g, {"class": cls}))
         area = float(shapely.area(merged)) / 1e6
+        stats["terrain_km2"][cls] = round(area, 2)
         log(f"  {cls}: {len(parts)} polygons, {area:.1f} km²")
     _save_npz(out / "landcover.npz", terrain=landcover)
     _write_gz_geojson(out / "terrain.geojson.gz", terrain_feats, dec)
@@ -489,6 +501,11 @@ def _build_into(
     _write_gz_geojson(out / "crossings.geojson.gz", crossing_feats, dec)
     n_br = sum(f["properties"]["kind"] == "bridge" for f in crossing_feats)
     n_fe = len(crossing_feats) - n_br
+    stats.update(road_pieces=len(road_feats), rail_pieces=len(rail_feats),
+                 water_bridges=n_br, ferries=n_fe,
+                 rhine_bridges=sum(f["properties"]["crosses"] == "Rhein"
+                                   and f["properties"]["kind"] == "bridge"
+                                   for f in crossing_feats))
     log(f"  {len(road_feats)} road pieces, {len(rail_feats)} rail, "
         f"{n_br} water bridges, {n_fe} ferries")
 
@@ -545,7 +562,6 @@ def _build_into(
     _write_gz_geojson(out / "peaks.geojson.gz", peak_feats, dec)
 
     # ---- metadata, README, licence ------------------------------------------ #
-    files = sorted(p.name for p in out.iterdir())
     meta = {
         "format": "wargame-map",
         "format_version": 1,
@@ -574,13 +590,99 @@ def _build_into(
         "sources": {k: v for k, v in REQUIRED_SOURCES.items()},
         "attribution": ATTRIBUTION,
         "build": {k: v for k, v in asdict(params).items() if k != "extra"},
-        "sha256": {f: _sha256(out / f) for f in files},
+        "stats": {**stats, "places": len(place_feats), "peaks": len(peak_feats),
+                  "elevation_m": [round(float(dem.min()), 1),
+                                  round(float(dem.max()), 1)]},
     }
+    (out / "LICENSE-DATA").write_text(LICENSE_TEXT, encoding="utf-8")
+    (out / "README.md").write_text(_readme(meta), encoding="utf-8")
+    _write_metadata(out, meta)
+
+
+def _write_metadata(out: Path, meta: dict[str, Any]) -> None:
+    files = sorted(
+        p.name for p in out.iterdir() if p.is_file() and p.name != "metadata.json"
+    )
+    meta["sha256"] = {f: _sha256(out / f) for f in files}
     (out / "metadata.json").write_text(
         json.dumps(meta, indent=2, ensure_ascii=False, sort_keys=True) + "\n",
         encoding="utf-8",
     )
-    (out / "LICENSE-DATA").write_text(LICENSE_TEXT, encoding="utf-8")
+
+
+def _readme(meta: dict[str, Any]) -> str:
+    xmin, ymin, xmax, ymax = meta["bounds"]
+    st = meta["stats"]
+    terr = "\n".join(
+        f"| {c} | {st['terrain_km2'].get(c, 0.0):.1f} |" for c in TERRAIN_BURN_ORDER
+    )
+    b = meta["build"]
+    return f"""# Map `{meta['name']}`: {meta['title']}
+
+Built by `wargame map build` from the raw inputs in `shared/geodata` (SRTM3 v2.1 tile
+N50E007 and an OpenStreetMap extract of 2021-08, OpenMapTiles schema). Do not edit these
+files by hand: rebuild them.
+
+- **Area**: UTM zone 32N (EPSG:32632), x {xmin:.0f}–{xmax:.0f} m, y {ymin:.0f}–{ymax:.0f} m,
+  i.e. {(xmax - xmin) / 1000:.1f} km × {(ymax - ymin) / 1000:.1f} km: the largest UTM
+  rectangle inside lon {meta['lonlat_box'][0]}–{meta['lonlat_box'][2]} E,
+  lat {meta['lonlat_box'][1]}–{meta['lonlat_box'][3]} N. Both banks of the Rhine from
+  Königswinter / Bad Honnef (north) past Remagen, Linz, Sinzig and Bad Breisig to
+  Andernach and Neuwied (south); the Ahr valley (west); Siebengebirge and Westerwald edge
+  (east).
+- **Elevation** (`dem.npz`): SRTM3 resampled bilinearly to a {b['dem_cell_m']:g} m grid,
+  stored in decimetres; {st['elevation_m'][0]:.0f}–{st['elevation_m'][1]:.0f} m above the
+  EGM96 geoid. SRTM3 smooths summits: sharp peaks read 10–30 m below their surveyed height.
+- **Terrain** (`landcover.npz`, a {b['landcover_cell_m']:g} m class raster, and
+  `terrain.geojson.gz`, polygons simplified by {b['simplify_m']:g} m, parts under
+  {b['min_polygon_area_m2']:g} m² dropped). Generic classes, later ones drawn over earlier:
+
+  | class | km² | made from OSM |
+  |---|---|---|
+{_indent_table(terr)}
+
+  `clear` is everything else (farmland, meadow, grass, unmapped).
+- **Roads** (`roads.geojson.gz`): motorway, primary (incl. trunk), secondary, tertiary,
+  minor, track; `bridge`/`tunnel` flags; {st['road_pieces']} pieces. Paths, service roads
+  and footways are left out. **Rail**: `rail.geojson.gz`.
+- **Waterways** (`waterways.geojson.gz`): river, canal and stream lines (tunnelled parts
+  left out). **Crossings** (`crossings.geojson.gz`): {st['water_bridges']} road/rail bridges
+  over water ({st['rhine_bridges']} pieces of the one Rhine bridge, the B 256
+  Raiffeisenbrücke at Neuwied) and {st['ferries']} Rhine ferries.
+- **Names**: {st['places']} places (towns, villages, suburbs, hamlets) and
+  {st['peaks']} peaks with heights (`places.geojson.gz`, `peaks.geojson.gz`); road
+  names and refs (`road_names.geojson.gz`).
+- **Picture** (`terrain.png`): hillshade, terrain colours, water, roads, rail and names in
+  Web Mercator rows for `ipyleaflet.ImageOverlay`; the map looks like a map offline.
+- `metadata.json`: CRS, bounds, grids, sources, build parameters and SHA-256 checksums
+  that the loader verifies.
+
+GeoJSON files here carry coordinates in UTM 32N metres (a `crs` member says so), not
+WGS84.
+
+## Licences
+{ATTRIBUTION}
+The OSM-derived files are a derived database under the ODbL 1.0 (share-alike): see
+`LICENSE-DATA`.
+"""
+
+
+_TERRAIN_SOURCES = {
+    "park": "parks, gardens, allotments, cemeteries, pitches",
+    "orchard": "orchards, vineyards, plant nurseries",
+    "wetland": "wetland, marsh, swamp, reedbed",
+    "woods": "forest, wood",
+    "town": "residential, commercial, industrial, retail, railway land",
+    "water": "rivers, lakes, riverbanks",
+}
+
+
+def _indent_table(rows: str) -> str:
+    out = []
+    for line in rows.splitlines():
+        cls = line.split("|")[1].strip()
+        out.append(f"  {line} {_TERRAIN_SOURCES.get(cls, '')} |")
+    return "\n".join(out)
 
 
 def _crosses_rhine(g: shapely.Geometry, terrain_feats: list[dict[str, Any]]) -> bool:

@@ -17,9 +17,9 @@ Every function here is vectorised over numpy arrays where it makes sense and doe
 not know about terrain or rules.
 
 Examples:
-    >>> g = HexGrid(x0=0.0, y0=0.0, size_m=150.0, n_cols=10, n_rows=10)
-    >>> g.label_of(*g.axial_of_label("L1")) if g.contains_label("L1") else "off map"
-    'off map'
+    >>> g = HexGrid(x0=0.0, y0=0.0, size_m=150.0, n_cols=20, n_rows=10)
+    >>> "M1" in g.neighbors("L1")
+    True
     >>> g.distance("A1", "C2")
     2
     >>> sorted(g.neighbors("B2"))
@@ -108,7 +108,7 @@ def cube_round(
     Examples:
         >>> q, r = cube_round([0.4, 1.6], [0.3, -0.5])
         >>> q.tolist(), r.tolist()
-        ([0, 2], [0, -1])
+        ([1, 2], [0, -1])
     """
     fq = np.asarray(fq, dtype=np.float64)
     fr = np.asarray(fr, dtype=np.float64)
@@ -254,28 +254,29 @@ class HexGrid:
     def covering(
         cls, bounds: tuple[float, float, float, float], size_m: float
     ) -> HexGrid:
-        """The largest grid whose hex centres all lie inside ``bounds``.
+        """The smallest grid whose hexes cover every point of ``bounds``.
 
-        ``bounds`` is ``(xmin, ymin, xmax, ymax)`` in metres. Hexes keep a margin of
-        half a hex to the edge so every hex is (almost) wholly inside.
+        ``bounds`` is ``(xmin, ymin, xmax, ymax)`` in metres. Hex ``A1`` is centred on
+        the north-west corner, so hexes along the edges are partly outside (like the
+        half hexes at a board game's map edge) and every point of the map lies in a
+        hex.
 
         Examples:
             >>> g = HexGrid.covering((0, 0, 3000, 3000), 150)
             >>> g.n_cols, g.n_rows
-            (22, 19)
+            (24, 21)
+            >>> bool(g.index_at_xy(3000, 0) >= 0) and bool(g.index_at_xy(0, 3000) >= 0)
+            True
         """
         xmin, ymin, xmax, ymax = bounds
+        if not (xmax > xmin and ymax > ymin):
+            raise ValueError(f"bounds {bounds} are empty")
         rad = size_m / SQRT3
-        x0 = xmin + rad
-        y0 = ymax - size_m / 2
-        n_cols = int(math.floor((xmax - rad - x0) / (1.5 * rad))) + 1
-        # odd columns sit half a hex further south: all rows must fit in them too
-        n_rows = int(math.floor((y0 - (ymin + size_m / 2) - size_m / 2) / size_m)) + 1
-        if n_cols < 1 or n_rows < 1:
-            raise ValueError(
-                f"bounds {bounds} are too small for {size_m} m hexes"
-            )
-        return cls(x0=x0, y0=y0, size_m=size_m, n_cols=n_cols, n_rows=n_rows)
+        # the last column must reach the east edge within half a radius (there every
+        # y is covered); the last row of even columns within half a hex of the south
+        n_cols = max(1, math.ceil((xmax - xmin - rad / 2) / (1.5 * rad) - 1e-9) + 1)
+        n_rows = max(1, math.ceil((ymax - ymin - size_m / 2) / size_m - 1e-9) + 1)
+        return cls(x0=xmin, y0=ymax, size_m=size_m, n_cols=n_cols, n_rows=n_rows)
 
     # -- axial <-> metres -------------------------------------------------- #
     def axial_to_xy(

@@ -43,7 +43,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import geopandas as gpd
 
 # Bump when the hex-attribute computation changes: old cache entries are ignored.
-HEX_ATTR_VERSION = 1
+HEX_ATTR_VERSION = 2
 DEFAULT_WINDOW_M = (4000.0, 3000.0)
 REBUILD_HINT = "rebuild it with `wargame map build` (needs the raw inputs in shared/geodata)"
 
@@ -436,7 +436,7 @@ class Map:
         ] + [
             {"name": r["name"], "class": "peak", "ele": r["ele"],
              "x": r["geometry"].x, "y": r["geometry"].y}
-            for _, r in pk.iterrows() if r["name"]
+            for _, r in pk.iterrows() if isinstance(r["name"], str) and r["name"]
         ]
         return pd.DataFrame(rows, columns=["name", "class", "x", "y", "ele"])
 
@@ -454,7 +454,7 @@ class Map:
         if hit.empty:
             import difflib
 
-            close = difflib.get_close_matches(name, places["name"].tolist(), n=3)
+            close = difflib.get_close_matches(name, places["name"].dropna().tolist(), n=3)
             hint = f"; did you mean {', '.join(close)}?" if close else ""
             raise ValueError(f"no place named {name!r} on map {self.name!r}{hint}")
         # prefer towns over villages etc. when a name repeats
@@ -690,13 +690,16 @@ def compute_hex_attributes(m: Map) -> pd.DataFrame:
     lc, lcg = m._landcover
     codes = nearest(lc, lcg, sx, sy).astype(np.int64).reshape(n, k)
     nclass = len(TERRAIN_CLASSES)
+    # edge hexes are partly outside the map: count only the samples inside it
+    inside = m.contains_xy(sx, sy).reshape(n, k)
     counts = np.zeros((n, nclass), dtype=np.int64)
-    np.add.at(counts, (np.repeat(np.arange(n), k), codes.ravel()), 1)
-    shares = counts / k
+    hex_ids = np.repeat(np.arange(n), k)
+    np.add.at(counts, (hex_ids[inside.ravel()], codes.ravel()[inside.ravel()]), 1)
+    shares = counts / np.maximum(inside.sum(axis=1), 1)[:, None]
     # dominant class; ties go to the class listed later (water > town > woods ...)
     dominant = (nclass - 1) - np.argmax(shares[:, ::-1], axis=1)
     z, zg = m._full_dem
-    elev = bilinear(z, zg, sx, sy).reshape(n, k)
+    elev = np.where(inside, bilinear(z, zg, sx, sy).reshape(n, k), np.nan)
     zc = bilinear(z, zg, x, y)
     elev_all = np.concatenate([elev, zc[:, None]], axis=1)
 
@@ -765,9 +768,9 @@ def compute_hex_attributes(m: Map) -> pd.DataFrame:
             "share_woods": shares[:, ti["woods"]],
             "share_town": shares[:, ti["town"]],
             "share_water": shares[:, ti["water"]],
-            "elevation_m": elev_all.mean(axis=1),
-            "elevation_min_m": elev_all.min(axis=1),
-            "elevation_max_m": elev_all.max(axis=1),
+            "elevation_m": np.nanmean(elev_all, axis=1),
+            "elevation_min_m": np.nanmin(elev_all, axis=1),
+            "elevation_max_m": np.nanmax(elev_all, axis=1),
             "road": road, "rail": rail, "waterway": waterway,
             "river_crossing": ww_rank < len(WATERWAY_CLASSES),
             "bridge": bridge, "rhine_bridge": rhine_bridge, "ferry": ferry,

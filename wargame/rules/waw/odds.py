@@ -1,0 +1,213 @@
+"""Exact odds for World at War (classic) ranged fire.
+
+The distributions are computed exactly (binomial convolutions in rational
+arithmetic) from the same :class:`~wargame.rules.waw.combat.FireFactors` and
+:class:`~wargame.rules.waw.combat.SaveFactors` that the dice path rolls, so the
+odds and the dice cannot drift apart.
+
+Examples:
+    >>> fire_odds(3, 4).tolist()
+    [0.125, 0.375, 0.375, 0.125]
+    >>> odds("m48", "t64", 5, "town").round(3).tolist()
+    [0.593, 0.259, 0.123, 0.025]
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import comb
+
+import pandas as pd
+
+from .catalog import AttackKind, TerrainChart, UnitType
+from .combat import (
+    FRESH,
+    FireFactors,
+    SaveFactors,
+    UnitState,
+    fire_factors,
+    hit_result,
+    plan_fire,
+    save_factors,
+)
+
+__all__ = ["OUTCOMES", "fire_odds", "net_hit_pmf", "odds", "result_odds"]
+
+OUTCOMES = ("no effect", "disrupted", "reduced", "destroyed")
+
+
+def _binomial(n: int, p: Fraction) -> list[Fraction]:
+    return [comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)]
+
+
+def net_hit_pmf(fire: FireFactors, defence: SaveFactors) -> tuple[Fraction, ...]:
+    """Exact probability of 0..``fire.firepower`` net hits.
+
+    Hits ~ Binomial(firepower, P(d6 >= to-hit)), saves ~ Binomial(save dice,
+    P(d6 >= save)); net hits = max(hits - saves, 0) (WaW 6.1).
+
+    Examples:
+        >>> net_hit_pmf(fire_factors(1, 4), save_factors(terrain_dice=1))
+        (Fraction(2, 3), Fraction(1, 3))
+    """
+    hits = _binomial(fire.firepower, fire.hit_probability)
+    saves = _binomial(defence.dice, defence.save_probability)
+    out = [Fraction(0)] * (fire.firepower + 1)
+    for h, p_h in enumerate(hits):
+        for s, p_s in enumerate(saves):
+            out[max(h - s, 0)] += p_h * p_s
+    return tuple(out)
+
+
+def _series(
+    pmf: tuple[Fraction, ...], size: int, fire: FireFactors, defence: SaveFactors
+) -> pd.Series:
+    values = [float(p) for p in pmf] + [0.0] * (size + 1 - len(pmf))
+    s = pd.Series(values, index=pd.RangeIndex(size + 1, name="net_hits"), name="p")
+    s.attrs.update(
+        firepower=fire.firepower,
+        to_hit=fire.to_hit,
+        firepower_lost=fire.firepower_lost,
+        save_dice=defence.dice,
+        save=defence.save,
+    )
+    return s
+
+
+def fire_odds(
+    firepower: int,
+    to_hit: int,
+    *,
+    armor_dice: int = 0,
+    save: int | None = None,
+    terrain_dice: int = 0,
+) -> pd.Series:
+    """Exact distribution of net hits of one shot.
+
+    Args:
+        firepower: dice rolled.
+        to_hit: modified to-hit; above 6 each extra point costs a die (WaW 6.1.3).
+        armor_dice: the target's armor dice.
+        save: its save number; ``None`` = unarmored target (terrain dice save on
+            5+, no cap).
+        terrain_dice: terrain defence dice (capped at 2 when ``save`` is given).
+
+    Returns:
+        P(net hits = k) for k = 0..firepower (index ``net_hits``); sums to 1.
+        ``attrs`` holds the effective dice.
+
+    Examples:
+        >>> fire_odds(4, 7).attrs["firepower"], float(fire_odds(4, 7)[4])
+        (3, 0.0)
+        >>> round(float(fire_odds(3, 4, armor_dice=2, save=5, terrain_dice=3)[0]), 4)
+        0.5926
+    """
+    fire = fire_factors(firepower, to_hit)
+    defence = save_factors(armor_dice=armor_dice, save=save, terrain_dice=terrain_dice)
+    return _series(net_hit_pmf(fire, defence), firepower, fire, defence)
+
+
+def odds(
+    attacker: UnitType | str,
+    target: UnitType | str,
+    range_hexes: int,
+    terrain: str = "clear",
+    *,
+    kind: AttackKind | str | None = None,
+    moving: bool = False,
+    attacker_reduced: bool = False,
+    target_reduced: bool = False,
+    leadership: int = 0,
+    concealment_dice: int = 0,
+    adjacent: bool = False,
+    chart: TerrainChart | None = None,
+) -> pd.Series:
+    """Exact net-hit distribution of one unit type firing at another.
+
+    Same arguments as :func:`~wargame.rules.waw.combat.plan_fire` (``range_hexes``
+    is counted as in :func:`~wargame.rules.waw.combat.rule_range`).
+
+    Returns:
+        P(net hits = k), k = 0..printed firepower + leadership.
+
+    Examples:
+        >>> odds("t72", "tow_jeep", 6, "woods").round(4).tolist()
+        [0.3292, 0.3621, 0.2305, 0.07, 0.0082]
+    """
+    plan = plan_fire(
+        attacker,
+        target,
+        range_hexes=range_hexes,
+        terrain=terrain,
+        kind=kind,
+        moving=moving,
+        attacker_reduced=attacker_reduced,
+        target_reduced=target_reduced,
+        leadership=leadership,
+        concealment_dice=concealment_dice,
+        adjacent=adjacent,
+        chart=chart,
+    )
+    size = plan.fire.printed_firepower + plan.fire.firepower_bonus
+    return _series(net_hit_pmf(plan.fire, plan.defence), size, plan.fire, plan.defence)
+
+
+def result_odds(
+    attacker: UnitType | str,
+    target: UnitType | str,
+    range_hexes: int,
+    terrain: str = "clear",
+    *,
+    target_state: UnitState = FRESH,
+    kind: AttackKind | str | None = None,
+    moving: bool = False,
+    attacker_reduced: bool = False,
+    leadership: int = 0,
+    concealment_dice: int = 0,
+    adjacent: bool = False,
+    chart: TerrainChart | None = None,
+) -> pd.Series:
+    """Exact chances of each result on the target: no effect ... destroyed.
+
+    Net hits are turned into results by the same
+    :func:`~wargame.rules.waw.combat.hit_result` the dice path uses.
+
+    Examples:
+        >>> result_odds("m48", "t64", 5, "town").round(3).to_dict()
+        {'no effect': 0.593, 'disrupted': 0.259, 'reduced': 0.123, 'destroyed': 0.025}
+    """
+    plan = plan_fire(
+        attacker,
+        target,
+        range_hexes=range_hexes,
+        terrain=terrain,
+        kind=kind,
+        moving=moving,
+        attacker_reduced=attacker_reduced,
+        target_reduced=target_state.reduced,
+        leadership=leadership,
+        concealment_dice=concealment_dice,
+        adjacent=adjacent,
+        chart=chart,
+    )
+    totals = dict.fromkeys(OUTCOMES, Fraction(0))
+    for k, p in enumerate(net_hit_pmf(plan.fire, plan.defence)):
+        r = hit_result(
+            k,
+            plan.target_type,
+            plan.kind,
+            target_state,
+            one_sided=plan.target_one_sided,
+        )
+        if r.after.destroyed:
+            label = "destroyed"
+        elif r.after.strength is not r.before.strength:
+            label = "reduced"
+        elif r.after.disrupted and not r.before.disrupted:
+            label = "disrupted"
+        else:
+            label = "no effect"
+        totals[label] += p
+    s = pd.Series({k: float(v) for k, v in totals.items()}, name="p")
+    s.index.name = "result"
+    return s
