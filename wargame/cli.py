@@ -53,9 +53,15 @@ def _cmd_map_build(args: argparse.Namespace) -> int:
         log("picture: hillshade, terrain, roads, names -> terrain.png")
         img = terrain_image(Map(folder, meta), metres_per_px=args.picture_m)
         (folder / "terrain.png").write_bytes(img.png)
-        return {"picture": {"file": "terrain.png", "lonlat_bounds": img.lonlat_bounds,
-                            "size": list(img.size), "metres_per_px": args.picture_m,
-                            "projection": "EPSG:3857 rows and columns"}}
+        return {
+            "picture": {
+                "file": "terrain.png",
+                "lonlat_bounds": img.lonlat_bounds,
+                "size": list(img.size),
+                "metres_per_px": args.picture_m,
+                "projection": "EPSG:3857 rows and columns",
+            }
+        }
 
     try:
         target = build_map(source, out, BuildParams(), log=log, post=post)
@@ -73,11 +79,18 @@ def _cmd_map_info(args: argparse.Namespace) -> int:
     meta = m.meta
     xmin, ymin, xmax, ymax = m.bounds
     print(f"{m.name}: {m.title}")
-    print(f"  CRS {m.crs}; x {xmin:.0f}–{xmax:.0f} m, y {ymin:.0f}–{ymax:.0f} m "
-          f"({(xmax - xmin) / 1000:.1f} × {(ymax - ymin) / 1000:.1f} km)")
-    print(f"  hexes: {m.grid.n_hexes} of {m.hex_size_m:g} m "
-          f"({m.grid.n_cols} columns × {m.grid.n_rows} rows)")
-    print(f"  DEM cell {meta['dem']['cell_m']:g} m; land cover {meta['landcover']['cell_m']:g} m")
+    print(
+        f"  CRS {m.crs}; x {xmin:.0f}–{xmax:.0f} m, y {ymin:.0f}–{ymax:.0f} m "
+        f"({(xmax - xmin) / 1000:.1f} × {(ymax - ymin) / 1000:.1f} km)"
+    )
+    print(
+        f"  hexes: {m.grid.n_hexes} of {m.hex_size_m:g} m "
+        f"({m.grid.n_cols} columns × {m.grid.n_rows} rows)"
+    )
+    print(
+        f"  DEM cell {meta['dem']['cell_m']:g} m; "
+        f"land cover {meta['landcover']['cell_m']:g} m"
+    )
     shares = m.hexes["terrain"].value_counts(normalize=True)
     print("  terrain: " + ", ".join(f"{k} {v:.0%}" for k, v in shares.items() if v > 0))
     print(f"  {meta['attribution']}")
@@ -100,8 +113,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="wargame",
         description="Tactical wargames on real geography.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="Examples:\n  wargame map info\n  wargame map build --source ../shared/geodata\n"
-        "  wargame lab",
+        epilog="Examples:\n  wargame map info\n"
+        "  wargame map build --source ../shared/geodata\n  wargame lab",
     )
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
@@ -115,23 +128,36 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="Example:\n  wargame map build --source ../shared/geodata --out maps",
     )
-    pb.add_argument("--source", help="raw input folder (default: $WARGAME_GEODATA or "
-                    "../shared/geodata next to the checkout)")
+    pb.add_argument(
+        "--source",
+        help="raw input folder (default: $WARGAME_GEODATA or "
+        "../shared/geodata next to the checkout)",
+    )
     pb.add_argument("--out", help="folder of maps to write into (default: maps/)")
-    pb.add_argument("--picture-m", type=float, default=12.0,
-                    help="terrain picture resolution in metres per pixel (default 12)")
+    pb.add_argument(
+        "--picture-m",
+        type=float,
+        default=12.0,
+        help="terrain picture resolution in metres per pixel (default 12)",
+    )
     pb.add_argument("-q", "--quiet", action="store_true", help="print only the result")
     pb.set_defaults(func=_cmd_map_build)
-    pi = msub.add_parser("info", help="describe a map",
-                         epilog="Example:\n  wargame map info rhine-remagen --hex-size 150",
-                         formatter_class=argparse.RawDescriptionHelpFormatter)
+    pi = msub.add_parser(
+        "info",
+        help="describe a map",
+        epilog="Example:\n  wargame map info rhine-remagen --hex-size 150",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     pi.add_argument("name", nargs="?", default="rhine-remagen")
     pi.add_argument("--hex-size", type=float, default=150.0, help="hex size in metres")
     pi.set_defaults(func=_cmd_map_info)
 
-    pl = sub.add_parser("lab", help="open JupyterLab on the notebooks",
-                        epilog="Example:\n  wargame lab --no-browser",
-                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    pl = sub.add_parser(
+        "lab",
+        help="open JupyterLab on the notebooks",
+        epilog="Example:\n  wargame lab --no-browser",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     pl.add_argument("notebook", nargs="?", help="notebook to open")
     pl.add_argument("--no-browser", action="store_true", help="headless: print the URL")
     pl.set_defaults(func=_cmd_lab)

@@ -24,18 +24,27 @@ def _fc(features):
 
 def _poly(lon0, lat0, lon1, lat1, **props):
     ring = [[lon0, lat0], [lon1, lat0], [lon1, lat1], [lon0, lat1], [lon0, lat0]]
-    return {"type": "Feature", "properties": props,
-            "geometry": {"type": "Polygon", "coordinates": [ring]}}
+    return {
+        "type": "Feature",
+        "properties": props,
+        "geometry": {"type": "Polygon", "coordinates": [ring]},
+    }
 
 
 def _line(coords, **props):
-    return {"type": "Feature", "properties": props,
-            "geometry": {"type": "LineString", "coordinates": coords}}
+    return {
+        "type": "Feature",
+        "properties": props,
+        "geometry": {"type": "LineString", "coordinates": coords},
+    }
 
 
 def _point(lon, lat, **props):
-    return {"type": "Feature", "properties": props,
-            "geometry": {"type": "Point", "coordinates": [lon, lat]}}
+    return {
+        "type": "Feature",
+        "properties": props,
+        "geometry": {"type": "Point", "coordinates": [lon, lat]},
+    }
 
 
 @pytest.fixture
@@ -53,34 +62,110 @@ def source(tmp_path):
     z += 200 * np.exp(-(((glon - 7.28) / 0.01) ** 2 + ((glat - 50.58) / 0.006) ** 2))
     z.astype(">i2").tofile(src / "dem" / "N50E007.hgt")
     osm = src / "osm"
-    osm.joinpath("osm_water.geojson").write_text(json.dumps(_fc(
-        [_poly(7.245, 50.45, 7.255, 50.65, **{"class": "river"})])))
-    osm.joinpath("osm_waterway.geojson").write_text(json.dumps(_fc(
-        [_line([[7.25, 50.45], [7.25, 50.65]], **{"class": "river", "brunnel": None,
-                                                  "name:latin": "Rhein"}),
-         _line([[7.21, 50.55], [7.245, 50.55]], **{"class": "stream", "brunnel": None,
-                                                   "name:latin": "Bach"})])))
-    osm.joinpath("osm_landcover.geojson").write_text(json.dumps(_fc(
-        [_poly(7.26, 50.52, 7.29, 50.54, **{"class": "wood", "subclass": "forest"})])))
-    osm.joinpath("osm_landuse.geojson").write_text(json.dumps(_fc(
-        [_poly(7.21, 50.57, 7.23, 50.58, **{"class": "residential"})])))
-    osm.joinpath("osm_transportation.geojson").write_text(json.dumps(_fc([
-        _line([[7.205, 50.56], [7.295, 50.56]], **{"class": "primary", "brunnel": None}),
-        _line([[7.243, 50.56], [7.257, 50.56]], **{"class": "primary", "brunnel": "bridge"}),
-        _line([[7.24, 50.53], [7.26, 50.53]], **{"class": "ferry", "brunnel": None}),
-        _line([[7.22, 50.51], [7.22, 50.59]], **{"class": "rail", "brunnel": None}),
-    ])))
-    osm.joinpath("osm_transportation_name.geojson").write_text(json.dumps(_fc(
-        [_line([[7.205, 50.56], [7.295, 50.56]], **{"class": "primary", "ref": "B 9"})])))
-    osm.joinpath("osm_place.geojson").write_text(json.dumps(_fc(
-        [_point(7.22, 50.575, **{"class": "town", "name:latin": "Testburg"}),
-         _point(7.27, 50.53, **{"class": "village", "name:latin": "Waldheim"})])))
-    osm.joinpath("osm_mountain_peak.geojson").write_text(json.dumps(_fc(
-        [_point(7.28, 50.58, **{"class": "peak", "name:latin": "Testberg", "ele": 300.0})])))
+    osm.joinpath("osm_water.geojson").write_text(
+        json.dumps(_fc([_poly(7.245, 50.45, 7.255, 50.65, **{"class": "river"})]))
+    )
+    osm.joinpath("osm_waterway.geojson").write_text(
+        json.dumps(
+            _fc(
+                [
+                    _line(
+                        [[7.25, 50.45], [7.25, 50.65]],
+                        **{"class": "river", "brunnel": None, "name:latin": "Rhein"},
+                    ),
+                    _line(
+                        [[7.21, 50.55], [7.245, 50.55]],
+                        **{"class": "stream", "brunnel": None, "name:latin": "Bach"},
+                    ),
+                ]
+            )
+        )
+    )
+    osm.joinpath("osm_landcover.geojson").write_text(
+        json.dumps(
+            _fc(
+                [
+                    _poly(
+                        7.26,
+                        50.52,
+                        7.29,
+                        50.54,
+                        **{"class": "wood", "subclass": "forest"},
+                    )
+                ]
+            )
+        )
+    )
+    osm.joinpath("osm_landuse.geojson").write_text(
+        json.dumps(_fc([_poly(7.21, 50.57, 7.23, 50.58, **{"class": "residential"})]))
+    )
+    osm.joinpath("osm_transportation.geojson").write_text(
+        json.dumps(
+            _fc(
+                [
+                    _line(
+                        [[7.205, 50.56], [7.295, 50.56]],
+                        **{"class": "primary", "brunnel": None},
+                    ),
+                    _line(
+                        [[7.243, 50.56], [7.257, 50.56]],
+                        **{"class": "primary", "brunnel": "bridge"},
+                    ),
+                    _line(
+                        [[7.24, 50.53], [7.26, 50.53]],
+                        **{"class": "ferry", "brunnel": None},
+                    ),
+                    _line(
+                        [[7.22, 50.51], [7.22, 50.59]],
+                        **{"class": "rail", "brunnel": None},
+                    ),
+                ]
+            )
+        )
+    )
+    osm.joinpath("osm_transportation_name.geojson").write_text(
+        json.dumps(
+            _fc(
+                [
+                    _line(
+                        [[7.205, 50.56], [7.295, 50.56]],
+                        **{"class": "primary", "ref": "B 9"},
+                    )
+                ]
+            )
+        )
+    )
+    osm.joinpath("osm_place.geojson").write_text(
+        json.dumps(
+            _fc(
+                [
+                    _point(7.22, 50.575, **{"class": "town", "name:latin": "Testburg"}),
+                    _point(
+                        7.27, 50.53, **{"class": "village", "name:latin": "Waldheim"}
+                    ),
+                ]
+            )
+        )
+    )
+    osm.joinpath("osm_mountain_peak.geojson").write_text(
+        json.dumps(
+            _fc(
+                [
+                    _point(
+                        7.28,
+                        50.58,
+                        **{"class": "peak", "name:latin": "Testberg", "ele": 300.0},
+                    )
+                ]
+            )
+        )
+    )
     return src
 
 
-def test_build_from_synthetic_inputs_gives_the_right_hexes(source, tmp_path, monkeypatch):
+def test_build_from_synthetic_inputs_gives_the_right_hexes(
+    source, tmp_path, monkeypatch
+):
     out = tmp_path / "maps"
     params = BuildParams(name="testmap", lonlat_box=BOX)
     build_map(source, out, params, log=lambda s: None)
@@ -119,7 +204,7 @@ def test_build_is_deterministic(source, tmp_path):
 def test_build_with_missing_input_writes_nothing(source, tmp_path):
     (source / REQUIRED_SOURCES["landcover"]).unlink()
     out = tmp_path / "maps"
-    with pytest.raises(BuildError, match="missing osm/osm_landcover.geojson"):
+    with pytest.raises(BuildError, match=r"missing osm/osm_landcover\.geojson"):
         build_map(source, out, BuildParams(name="testmap", lonlat_box=BOX))
     assert not (out / "testmap").exists()
 
@@ -139,7 +224,9 @@ def test_failed_rebuild_keeps_the_previous_map(source, tmp_path):
 
 def test_cli_build_with_missing_source_exits_2_with_one_line(tmp_path, capsys):
     out = tmp_path / "maps"
-    code = main(["map", "build", "--source", str(tmp_path / "nowhere"), "--out", str(out)])
+    code = main(
+        ["map", "build", "--source", str(tmp_path / "nowhere"), "--out", str(out)]
+    )
     assert code == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1
@@ -150,8 +237,21 @@ def test_cli_build_with_missing_source_exits_2_with_one_line(tmp_path, capsys):
 def test_cli_build_with_incomplete_source_names_what_is_missing(source, tmp_path):
     (source / REQUIRED_SOURCES["dem"]).unlink()
     out = tmp_path / "maps"
-    r = subprocess.run([sys.executable, "-m", "wargame.cli", "map", "build", "--source",
-                        str(source), "--out", str(out)], capture_output=True, text=True)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "wargame.cli",
+            "map",
+            "build",
+            "--source",
+            str(source),
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 2
     assert r.stderr.strip().count("\n") == 0
     assert "missing dem/N50E007.hgt" in r.stderr
@@ -166,13 +266,17 @@ def test_cli_map_info(capsys):
 
 
 def test_unknown_map_lists_the_available_ones():
-    with pytest.raises(ValueError, match=r"unknown map 'rhine'; available maps: .*rhine-remagen"):
+    with pytest.raises(
+        ValueError, match=r"unknown map 'rhine'; available maps: .*rhine-remagen"
+    ):
         load_map("rhine")
 
 
 def test_hex_at_outside_the_map_names_the_bounds():
     m = load_map()
-    with pytest.raises(ValueError, match=r"outside the hex grid; map 'rhine-remagen' bounds"):
+    with pytest.raises(
+        ValueError, match=r"outside the hex grid; map 'rhine-remagen' bounds"
+    ):
         m.hex_at(lon=8.5, lat=50.5)
     with pytest.raises(ValueError, match="bounds: x 365900"):
         m.hex_at_xy(0, 0)
@@ -201,7 +305,9 @@ def map_copy(tmp_path, monkeypatch):
 def test_missing_map_file_is_named_with_how_to_rebuild(map_copy):
     (map_copy / "dem.npz").unlink()
     m = load_map()
-    with pytest.raises(MapDataError, match=r"dem.npz is missing; rebuild it with `wargame map build`"):
+    with pytest.raises(
+        MapDataError, match=r"dem.npz is missing; rebuild it with `wargame map build`"
+    ):
         _ = m.dem
 
 

@@ -1,5 +1,6 @@
 """Hex maths against Red Blob Games' hex guide (redblobgames.com/grids/hexagons)."""
 
+import itertools
 import math
 
 import numpy as np
@@ -57,7 +58,7 @@ def test_line_draw_matches_guide_example():
     line = axial_line(0, 0, 4, -2)
     assert line[0] == (0, 0) and line[-1] == (4, -2)
     assert len(line) == axial_distance(0, 0, 4, -2) + 1
-    for (q1, r1), (q2, r2) in zip(line, line[1:], strict=False):
+    for (q1, r1), (q2, r2) in itertools.pairwise(line):
         assert axial_distance(q1, r1, q2, r2) == 1
     # straight along an axis
     assert axial_line(0, 0, 0, 3) == [(0, 0), (0, 1), (0, 2), (0, 3)]
@@ -114,7 +115,13 @@ def test_point_to_hex_round_trip_and_hex_shape():
 
 
 def test_labels_like_the_board_game():
-    assert [column_letters(i) for i in (0, 25, 26, 51, 52)] == ["A", "Z", "AA", "AZ", "BA"]
+    assert [column_letters(i) for i in (0, 25, 26, 51, 52)] == [
+        "A",
+        "Z",
+        "AA",
+        "AZ",
+        "BA",
+    ]
     assert column_index("BA") == 52
     g = HexGrid(x0=0.0, y0=0.0, size_m=150.0, n_cols=40, n_rows=40)
     # seed 000, HQ movement: "L1 and M1" are adjacent hexes

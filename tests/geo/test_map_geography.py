@@ -1,4 +1,4 @@
-"""Geographic facts checked on the committed Rhine map (and its raw inputs, if present)."""
+"""Geographic facts checked on the committed Rhine map (and its raw inputs)."""
 
 import json
 from pathlib import Path
@@ -33,7 +33,10 @@ def test_rhine_centreline_runs_through_water_hexes(m):
     line = shapely.ops.linemerge(shapely.union_all(rhine["geometry"].to_numpy()))
     assert line.length > 35_000  # the Rhine crosses the whole map
     pts = np.vstack(
-        [shapely.get_coordinates(shapely.segmentize(g, 100)) for g in shapely.get_parts(line)]
+        [
+            shapely.get_coordinates(shapely.segmentize(g, 100))
+            for g in shapely.get_parts(line)
+        ]
     )
     labels = {m.hex_at_xy(x, y) for x, y in pts}
     terr = m.hexes.loc[sorted(labels), "terrain"]
@@ -57,8 +60,9 @@ def test_points_in_the_rhine_are_water_hexes(m, lon, lat):
 def test_rhine_hexes_lie_at_50_to_62_m(m):
     ww = m.layer("waterways")
     rhine = ww[(ww["class"] == "river") & (ww["name"] == "Rhein")]
-    pts = np.vstack([shapely.get_coordinates(shapely.segmentize(g, 100))
-                     for g in rhine["geometry"]])
+    pts = np.vstack(
+        [shapely.get_coordinates(shapely.segmentize(g, 100)) for g in rhine["geometry"]]
+    )
     labels = sorted({m.hex_at_xy(x, y) for x, y in pts})
     h = m.hexes.loc[labels]
     wet = h[h["share_water"] >= 0.9]
@@ -85,7 +89,9 @@ def test_interiors_of_large_woods_are_woods_hexes(m, lon, lat, where):
     assert m.hexes.loc[lab, "share_woods"] > 0.9
 
 
-@pytest.mark.parametrize("town", ["Remagen", "Linz", "Sinzig", "Bad Breisig", "Andernach"])
+@pytest.mark.parametrize(
+    "town", ["Remagen", "Linz", "Sinzig", "Bad Breisig", "Andernach"]
+)
 def test_town_centres_are_town_hexes(m, town):
     lab = m.hex_of_place(town)
     assert m.hexes.loc[lab, "terrain"] == "town"
@@ -139,8 +145,12 @@ def test_roads_by_class(m):
     h = m.hexes
     # the A 61 runs through the west of the map
     assert (h["road"] == "motorway").sum() > 200
-    assert h.loc[m.hex_of_place("Remagen"), "road"] in ("primary", "secondary", "tertiary",
-                                                       "minor")
+    assert h.loc[m.hex_of_place("Remagen"), "road"] in (
+        "primary",
+        "secondary",
+        "tertiary",
+        "minor",
+    )
     counts = h["road"].value_counts()
     assert counts["track"] > counts["primary"]
 
@@ -196,23 +206,34 @@ def test_hexes_gdf_has_polygons():
     assert gdf.geometry.iloc[0].geom_type == "Polygon"
 
 
-@pytest.mark.skipif(not GEODATA.is_dir(), reason="raw inputs (../shared/geodata) absent")
+@pytest.mark.skipif(
+    not GEODATA.is_dir(), reason="raw inputs (../shared/geodata) absent"
+)
 def test_woods_and_water_agree_with_the_raw_osm_polygons(m):
     """Compare the committed map with what it was made from."""
     rng = np.random.default_rng(7)
     lc = json.loads((GEODATA / "osm" / "osm_landcover.geojson").read_text())
-    woods = [shape(f["geometry"]) for f in lc["features"]
-             if f["properties"]["class"] == "wood"]
+    woods = [
+        shape(f["geometry"])
+        for f in lc["features"]
+        if f["properties"]["class"] == "wood"
+    ]
     big = sorted(woods, key=lambda g: -g.area)[:40]
     hits = total = 0
     for poly in big:
-        core = m.to_lonlat_geometry(shapely.buffer(
-            shapely.transform(poly, lambda c: np.column_stack(m.to_xy(c[:, 0], c[:, 1]))),
-            -120))
+        core = m.to_lonlat_geometry(
+            shapely.buffer(
+                shapely.transform(
+                    poly, lambda c: np.column_stack(m.to_xy(c[:, 0], c[:, 1]))
+                ),
+                -120,
+            )
+        )
         if core.is_empty:
             continue
-        pts = shapely.points(rng.uniform(*core.bounds[::2], 200),
-                             rng.uniform(*core.bounds[1::2], 200))
+        pts = shapely.points(
+            rng.uniform(*core.bounds[::2], 200), rng.uniform(*core.bounds[1::2], 200)
+        )
         pts = pts[shapely.contains(core, pts)]
         for p in pts[:10]:
             x, y = m.to_xy(p.x, p.y)

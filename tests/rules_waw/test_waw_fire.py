@@ -60,7 +60,8 @@ def test_half_range_subtracts_one_to_hit() -> None:
 
 def test_adjacent_hex_fire_always_allowed() -> None:
     # seed 001 §6.1: fire at an adjacent hex is always possible.
-    assert waw.range_band(3, 2, range_underlined=True, adjacent=True) is RangeBand.NORMAL
+    band = waw.range_band(3, 2, range_underlined=True, adjacent=True)
+    assert band is RangeBand.NORMAL
     assert waw.range_band(5, 2, adjacent=True) is RangeBand.NORMAL
     # every counter reaches an adjacent hex (range 0 by the seed's count)
     for unit in waw.unit_catalog().values():
@@ -284,14 +285,14 @@ def test_assault_leadership_adds_dice_and_assault_hits_get_no_saves() -> None:
 
 
 def test_overrun_is_vehicles_against_infantry_in_the_open() -> None:
-    kw = dict(attackers_are_vehicles=True, defenders_are_infantry=True)
-    assert waw.assault_type(**kw, defender_terrain_open=True) is waw.AssaultType.OVERRUN
-    assert waw.assault_type(**kw, defender_terrain_open=False) is waw.AssaultType.ASSAULT
-    assert (
-        waw.assault_type(
-            attackers_are_vehicles=False,
-            defenders_are_infantry=True,
-            defender_terrain_open=True,
-        )
-        is waw.AssaultType.ASSAULT
-    )
+    def kind(vehicles: bool, infantry: bool, open_: bool) -> str:
+        return waw.assault_type(
+            attackers_are_vehicles=vehicles,
+            defenders_are_infantry=infantry,
+            defender_terrain_open=open_,
+        ).value
+
+    assert kind(True, True, True) == "overrun"
+    assert kind(True, True, False) == "assault"
+    assert kind(True, False, True) == "assault"
+    assert kind(False, True, True) == "assault"

@@ -197,7 +197,9 @@ def _write_gz_geojson(
     text = json.dumps(fc, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
     buf = io.BytesIO()
     # mtime=0 and no file name in the header: byte-identical output for same input
-    with gzip.GzipFile(filename="", mode="wb", fileobj=buf, mtime=0, compresslevel=9) as gz:
+    with gzip.GzipFile(
+        filename="", mode="wb", fileobj=buf, mtime=0, compresslevel=9
+    ) as gz:
         gz.write(text.encode("utf-8"))
     path.write_bytes(buf.getvalue())
 
@@ -227,7 +229,7 @@ def _sha256(path: Path) -> str:
 def utm_bounds_inside(
     lonlat_box: tuple[float, float, float, float], step_m: float = 100.0
 ) -> tuple[float, float, float, float]:
-    """The largest UTM 32N rectangle (snapped inward to ``step_m``) inside a lon/lat box.
+    """The largest UTM 32N rectangle (snapped inward to ``step_m``) in a lon/lat box.
 
     Examples:
         >>> b = utm_bounds_inside((7.10, 50.40, 7.50, 50.70))
@@ -264,7 +266,7 @@ def read_hgt(path: Path) -> tuple[np.ndarray, tuple[float, float, float]]:
         the north-west cell.
     """
     raw = path.read_bytes()
-    n = int(round(math.sqrt(len(raw) // 2)))
+    n = round(math.sqrt(len(raw) // 2))
     if n * n * 2 != len(raw) or n not in (1201, 3601):
         raise BuildError(
             f"{path} is not an SRTM tile: {len(raw)} bytes, expected 1201² or 3601²"
@@ -302,7 +304,9 @@ def build_map(
     params = params or BuildParams()
     problems = check_sources(source)
     if problems:
-        raise BuildError(f"source folder {source} is incomplete: " + "; ".join(problems))
+        raise BuildError(
+            f"source folder {source} is incomplete: " + "; ".join(problems)
+        )
     try:
         import rasterio  # noqa: F401
     except ImportError as exc:  # pragma: no cover - depends on the environment
@@ -352,8 +356,8 @@ def _build_into(
     log(f"DEM: {REQUIRED_SOURCES['dem']} -> {params.dem_cell_m:g} m UTM 32N grid")
     src_z, (west, north, cell_deg) = read_hgt(source / REQUIRED_SOURCES["dem"])
     dc = params.dem_cell_m
-    dem_w = int(round((xmax - xmin) / dc))
-    dem_h = int(round((ymax - ymin) / dc))
+    dem_w = round((xmax - xmin) / dc)
+    dem_h = round((ymax - ymin) / dc)
     dem = np.full((dem_h, dem_w), np.nan, dtype=np.float32)
     reproject(
         source=src_z,
@@ -392,8 +396,8 @@ def _build_into(
 
     clip = shapely.box(xmin, ymin, xmax, ymax)
     lc = params.landcover_cell_m
-    lc_w = int(round((xmax - xmin) / lc))
-    lc_h = int(round((ymax - ymin) / lc))
+    lc_w = round((xmax - xmin) / lc)
+    lc_h = round((ymax - ymin) / lc)
     lc_transform = from_origin(xmin, ymax, lc, lc)
     landcover = np.zeros((lc_h, lc_w), dtype=np.uint8)  # 0 = clear
     terrain_feats: list[dict[str, Any]] = []
@@ -446,7 +450,11 @@ def _build_into(
         ww_feats.append(_feature(g, {"class": cls, "name": _name(p)}))
     _write_gz_geojson(out / "waterways.geojson.gz", ww_feats, dec)
     water_union = shapely.union_all(
-        [shape(f["geometry"]) for f in terrain_feats if f["properties"]["class"] == "water"]
+        [
+            shape(f["geometry"])
+            for f in terrain_feats
+            if f["properties"]["class"] == "water"
+        ]
     )
     waterway_union = shapely.union_all(ww_geoms)
 
@@ -477,22 +485,31 @@ def _build_into(
                 _feature(g, {"kind": "ferry", "crosses": "Rhein", "road": None})
             )
             continue
-        props = {"class": "rail" if is_rail else road_cls, "bridge": bridge,
-                 "tunnel": tunnel}
+        props = {
+            "class": "rail" if is_rail else road_cls,
+            "bridge": bridge,
+            "tunnel": tunnel,
+        }
         (rail_feats if is_rail else road_feats).append(_feature(g, props))
         if bridge and (g.intersects(water_union) or g.intersects(waterway_union)):
             crosses = "Rhein" if _crosses_rhine(g, terrain_feats) else "stream"
             crossing_feats.append(
                 _feature(
                     g,
-                    {"kind": "bridge", "crosses": crosses,
-                     "road": "rail" if is_rail else road_cls},
+                    {
+                        "kind": "bridge",
+                        "crosses": crosses,
+                        "road": "rail" if is_rail else road_cls,
+                    },
                 )
             )
-    key: Callable[[dict[str, Any]], tuple[Any, ...]] = lambda f: (  # noqa: E731
-        str(f["properties"]),
-        json.dumps(f["geometry"]["coordinates"][:1], default=str),
-    )
+
+    def key(f: dict[str, Any]) -> tuple[Any, ...]:
+        return (
+            str(f["properties"]),
+            json.dumps(f["geometry"]["coordinates"][:1], default=str),
+        )
+
     road_feats.sort(key=key)
     rail_feats.sort(key=key)
     crossing_feats.sort(key=key)
@@ -501,13 +518,21 @@ def _build_into(
     _write_gz_geojson(out / "crossings.geojson.gz", crossing_feats, dec)
     n_br = sum(f["properties"]["kind"] == "bridge" for f in crossing_feats)
     n_fe = len(crossing_feats) - n_br
-    stats.update(road_pieces=len(road_feats), rail_pieces=len(rail_feats),
-                 water_bridges=n_br, ferries=n_fe,
-                 rhine_bridges=sum(f["properties"]["crosses"] == "Rhein"
-                                   and f["properties"]["kind"] == "bridge"
-                                   for f in crossing_feats))
-    log(f"  {len(road_feats)} road pieces, {len(rail_feats)} rail, "
-        f"{n_br} water bridges, {n_fe} ferries")
+    stats.update(
+        road_pieces=len(road_feats),
+        rail_pieces=len(rail_feats),
+        water_bridges=n_br,
+        ferries=n_fe,
+        rhine_bridges=sum(
+            f["properties"]["crosses"] == "Rhein"
+            and f["properties"]["kind"] == "bridge"
+            for f in crossing_feats
+        ),
+    )
+    log(
+        f"  {len(road_feats)} road pieces, {len(rail_feats)} rail, "
+        f"{n_br} water bridges, {n_fe} ferries"
+    )
 
     # road names (refs) as their own layer, for labels
     name_feats: list[dict[str, Any]] = []
@@ -523,7 +548,9 @@ def _build_into(
         if g.is_empty:
             continue
         g = _round(np.array([shapely.simplify(g, 10.0)]), dec)[0]
-        name_feats.append(_feature(g, {"class": p.get("class"), "name": nm, "ref": ref}))
+        name_feats.append(
+            _feature(g, {"class": p.get("class"), "name": nm, "ref": ref})
+        )
     name_feats.sort(key=key)
     _write_gz_geojson(out / "road_names.geojson.gz", name_feats, dec)
 
@@ -540,10 +567,18 @@ def _build_into(
         if not (xmin <= x <= xmax and ymin <= y <= ymax):
             continue
         place_feats.append(
-            {"type": "Feature", "properties": {"class": p["class"], "name": nm},
-             "geometry": {"type": "Point", "coordinates": [round(x, dec), round(y, dec)]}}
+            {
+                "type": "Feature",
+                "properties": {"class": p["class"], "name": nm},
+                "geometry": {
+                    "type": "Point",
+                    "coordinates": [round(x, dec), round(y, dec)],
+                },
+            }
         )
-    place_feats.sort(key=lambda f: (f["properties"]["name"], f["geometry"]["coordinates"]))
+    place_feats.sort(
+        key=lambda f: (f["properties"]["name"], f["geometry"]["coordinates"])
+    )
     _write_gz_geojson(out / "places.geojson.gz", place_feats, dec)
     peak_feats = []
     for ft in _read_geojson(source / REQUIRED_SOURCES["peak"]):
@@ -554,11 +589,18 @@ def _build_into(
             continue
         ele = p.get("ele")
         peak_feats.append(
-            {"type": "Feature",
-             "properties": {"name": _name(p), "ele": float(ele) if ele else None},
-             "geometry": {"type": "Point", "coordinates": [round(x, dec), round(y, dec)]}}
+            {
+                "type": "Feature",
+                "properties": {"name": _name(p), "ele": float(ele) if ele else None},
+                "geometry": {
+                    "type": "Point",
+                    "coordinates": [round(x, dec), round(y, dec)],
+                },
+            }
         )
-    peak_feats.sort(key=lambda f: (str(f["properties"]["name"]), f["geometry"]["coordinates"]))
+    peak_feats.sort(
+        key=lambda f: (str(f["properties"]["name"]), f["geometry"]["coordinates"])
+    )
     _write_gz_geojson(out / "peaks.geojson.gz", peak_feats, dec)
 
     # ---- metadata, README, licence ------------------------------------------ #
@@ -570,12 +612,23 @@ def _build_into(
         "crs": UTM32N,
         "bounds": [xmin, ymin, xmax, ymax],
         "lonlat_box": list(params.lonlat_box),
-        "dem": {"file": "dem.npz", "array": "elevation_dm", "scale": 0.1,
-                "cell_m": dc, "shape": [dem_h, dem_w], "origin": [xmin, ymax],
-                "vertical_datum": "EGM96 geoid (SRTM)"},
-        "landcover": {"file": "landcover.npz", "array": "terrain", "cell_m": lc,
-                      "shape": [lc_h, lc_w], "origin": [xmin, ymax],
-                      "classes": list(TERRAIN_CLASSES)},
+        "dem": {
+            "file": "dem.npz",
+            "array": "elevation_dm",
+            "scale": 0.1,
+            "cell_m": dc,
+            "shape": [dem_h, dem_w],
+            "origin": [xmin, ymax],
+            "vertical_datum": "EGM96 geoid (SRTM)",
+        },
+        "landcover": {
+            "file": "landcover.npz",
+            "array": "terrain",
+            "cell_m": lc,
+            "shape": [lc_h, lc_w],
+            "origin": [xmin, ymax],
+            "classes": list(TERRAIN_CLASSES),
+        },
         "layers": {
             "terrain": "terrain.geojson.gz",
             "waterways": "waterways.geojson.gz",
@@ -587,12 +640,15 @@ def _build_into(
             "peaks": "peaks.geojson.gz",
         },
         "road_classes": list(ROAD_CLASSES),
-        "sources": {k: v for k, v in REQUIRED_SOURCES.items()},
+        "sources": dict(REQUIRED_SOURCES.items()),
         "attribution": ATTRIBUTION,
         "build": {k: v for k, v in asdict(params).items() if k != "extra"},
-        "stats": {**stats, "places": len(place_feats), "peaks": len(peak_feats),
-                  "elevation_m": [round(float(dem.min()), 1),
-                                  round(float(dem.max()), 1)]},
+        "stats": {
+            **stats,
+            "places": len(place_feats),
+            "peaks": len(peak_feats),
+            "elevation_m": [round(float(dem.min()), 1), round(float(dem.max()), 1)],
+        },
     }
     (out / "LICENSE-DATA").write_text(LICENSE_TEXT, encoding="utf-8")
     (out / "README.md").write_text(_readme(meta), encoding="utf-8")
@@ -617,53 +673,57 @@ def _readme(meta: dict[str, Any]) -> str:
         f"| {c} | {st['terrain_km2'].get(c, 0.0):.1f} |" for c in TERRAIN_BURN_ORDER
     )
     b = meta["build"]
-    return f"""# Map `{meta['name']}`: {meta['title']}
+    w_km, h_km = (xmax - xmin) / 1000, (ymax - ymin) / 1000
+    return f"""# Map `{meta["name"]}`: {meta["title"]}
 
-Built by `wargame map build` from the raw inputs in `shared/geodata` (SRTM3 v2.1 tile
-N50E007 and an OpenStreetMap extract of 2021-08, OpenMapTiles schema). Do not edit these
-files by hand: rebuild them.
+Built by `wargame map build` from the raw inputs in `shared/geodata` (SRTM3 v2.1
+tile N50E007 and an OpenStreetMap extract of 2021-08, OpenMapTiles schema). Do not
+edit these files by hand: rebuild them.
 
-- **Area**: UTM zone 32N (EPSG:32632), x {xmin:.0f}–{xmax:.0f} m, y {ymin:.0f}–{ymax:.0f} m,
-  i.e. {(xmax - xmin) / 1000:.1f} km × {(ymax - ymin) / 1000:.1f} km: the largest UTM
-  rectangle inside lon {meta['lonlat_box'][0]}–{meta['lonlat_box'][2]} E,
-  lat {meta['lonlat_box'][1]}–{meta['lonlat_box'][3]} N. Both banks of the Rhine from
+- **Area**: UTM zone 32N (EPSG:32632), x {xmin:.0f}–{xmax:.0f} m, y
+  {ymin:.0f}–{ymax:.0f} m, i.e. {w_km:.1f} km × {h_km:.1f} km: the largest UTM
+  rectangle inside lon
+  {meta["lonlat_box"][0]}–{meta["lonlat_box"][2]} E, lat
+  {meta["lonlat_box"][1]}–{meta["lonlat_box"][3]} N. Both banks of the Rhine from
   Königswinter / Bad Honnef (north) past Remagen, Linz, Sinzig and Bad Breisig to
-  Andernach and Neuwied (south); the Ahr valley (west); Siebengebirge and Westerwald edge
-  (east).
-- **Elevation** (`dem.npz`): SRTM3 resampled bilinearly to a {b['dem_cell_m']:g} m grid,
-  stored in decimetres; {st['elevation_m'][0]:.0f}–{st['elevation_m'][1]:.0f} m above the
-  EGM96 geoid. SRTM3 smooths summits: sharp peaks read 10–30 m below their surveyed height.
-- **Terrain** (`landcover.npz`, a {b['landcover_cell_m']:g} m class raster, and
-  `terrain.geojson.gz`, polygons simplified by {b['simplify_m']:g} m, parts under
-  {b['min_polygon_area_m2']:g} m² dropped). Generic classes, later ones drawn over earlier:
+  Andernach and Neuwied (south); the Ahr valley (west); Siebengebirge and Westerwald
+  edge (east).
+- **Elevation** (`dem.npz`): SRTM3 resampled bilinearly to a {b["dem_cell_m"]:g} m
+  grid, stored in decimetres; {st["elevation_m"][0]:.0f}–{st["elevation_m"][1]:.0f}
+  m above the EGM96 geoid. SRTM3 smooths summits: sharp peaks read 10–30 m below
+  their surveyed height.
+- **Terrain** (`landcover.npz`, a {b["landcover_cell_m"]:g} m class raster, and
+  `terrain.geojson.gz`, polygons simplified by {b["simplify_m"]:g} m, parts under
+  {b["min_polygon_area_m2"]:g} m² dropped). Generic classes, later ones drawn over
+  earlier:
 
   | class | km² | made from OSM |
   |---|---|---|
 {_indent_table(terr)}
 
   `clear` is everything else (farmland, meadow, grass, unmapped).
-- **Roads** (`roads.geojson.gz`): motorway, primary (incl. trunk), secondary, tertiary,
-  minor, track; `bridge`/`tunnel` flags; {st['road_pieces']} pieces. Paths, service roads
-  and footways are left out. **Rail**: `rail.geojson.gz`.
-- **Waterways** (`waterways.geojson.gz`): river, canal and stream lines (tunnelled parts
-  left out). **Crossings** (`crossings.geojson.gz`): {st['water_bridges']} road/rail bridges
-  over water ({st['rhine_bridges']} pieces of the one Rhine bridge, the B 256
-  Raiffeisenbrücke at Neuwied) and {st['ferries']} Rhine ferries.
-- **Names**: {st['places']} places (towns, villages, suburbs, hamlets) and
-  {st['peaks']} peaks with heights (`places.geojson.gz`, `peaks.geojson.gz`); road
+- **Roads** (`roads.geojson.gz`): motorway, primary (incl. trunk), secondary,
+  tertiary, minor, track; `bridge`/`tunnel` flags; {st["road_pieces"]} pieces.
+  Paths, service roads and footways are left out. **Rail**: `rail.geojson.gz`.
+- **Waterways** (`waterways.geojson.gz`): river, canal and stream lines (tunnelled
+  parts left out). **Crossings** (`crossings.geojson.gz`): {st["water_bridges"]}
+  road/rail bridges over water ({st["rhine_bridges"]} pieces of the one Rhine
+  bridge, the B 256 Raiffeisenbrücke at Neuwied) and {st["ferries"]} Rhine ferries.
+- **Names**: {st["places"]} places (towns, villages, suburbs, hamlets) and
+  {st["peaks"]} peaks with heights (`places.geojson.gz`, `peaks.geojson.gz`); road
   names and refs (`road_names.geojson.gz`).
-- **Picture** (`terrain.png`): hillshade, terrain colours, water, roads, rail and names in
-  Web Mercator rows for `ipyleaflet.ImageOverlay`; the map looks like a map offline.
-- `metadata.json`: CRS, bounds, grids, sources, build parameters and SHA-256 checksums
-  that the loader verifies.
+- **Picture** (`terrain.png`): hillshade, terrain colours, water, roads, rail and
+  names in Web Mercator rows for `ipyleaflet.ImageOverlay`; the map looks like a map
+  offline.
+- `metadata.json`: CRS, bounds, grids, sources, build parameters and SHA-256
+  checksums that the loader verifies.
 
 GeoJSON files here carry coordinates in UTM 32N metres (a `crs` member says so), not
 WGS84.
 
 ## Licences
-{ATTRIBUTION}
-The OSM-derived files are a derived database under the ODbL 1.0 (share-alike): see
-`LICENSE-DATA`.
+{ATTRIBUTION} The OSM-derived files are a derived database under the ODbL 1.0
+(share-alike): see `LICENSE-DATA`.
 """
 
 

@@ -73,8 +73,8 @@ def column_index(letters: str) -> int:
     """Inverse of :func:`column_letters`.
 
     Examples:
-        >>> column_index("A"), column_index("Z"), column_index("AA"), column_index("AAA")
-        (0, 25, 26, 702)
+        >>> [column_index(c) for c in ("A", "Z", "AA", "AAA")]
+        [0, 25, 26, 702]
     """
     n = 0
     for ch in letters:
@@ -304,9 +304,7 @@ class HexGrid:
         return cube_round(fq, fr)
 
     # -- indices ----------------------------------------------------------- #
-    def in_bounds(
-        self, q: npt.ArrayLike, r: npt.ArrayLike
-    ) -> npt.NDArray[np.bool_]:
+    def in_bounds(self, q: npt.ArrayLike, r: npt.ArrayLike) -> npt.NDArray[np.bool_]:
         """Whether axial hexes belong to this grid."""
         col, row = axial_to_offset(q, r)
         return (col >= 0) & (col < self.n_cols) & (row >= 0) & (row < self.n_rows)
@@ -405,7 +403,10 @@ class HexGrid:
 
     def line(self, a: str, b: str) -> list[str]:
         """Labels on the straight hex line from ``a`` to ``b`` (both included)."""
-        return [self.label_of(q, r) for q, r in axial_line(*self._checked(a), *self._checked(b))]
+        return [
+            self.label_of(q, r)
+            for q, r in axial_line(*self._checked(a), *self._checked(b))
+        ]
 
     def ring(self, label: str, radius: int) -> list[str]:
         """On-grid hexes at exactly ``radius`` from a hex."""

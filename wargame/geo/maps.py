@@ -45,7 +45,9 @@ if TYPE_CHECKING:  # pragma: no cover
 # Bump when the hex-attribute computation changes: old cache entries are ignored.
 HEX_ATTR_VERSION = 2
 DEFAULT_WINDOW_M = (4000.0, 3000.0)
-REBUILD_HINT = "rebuild it with `wargame map build` (needs the raw inputs in shared/geodata)"
+REBUILD_HINT = (
+    "rebuild it with `wargame map build` (needs the raw inputs in shared/geodata)"
+)
 
 
 class MapDataError(ValueError):
@@ -181,7 +183,9 @@ def _load_npz(folder: Path, fname: str, key: str, meta: dict[str, Any]) -> np.nd
         ) from exc
 
 
-def _load_geojson(folder: Path, fname: str, meta: dict[str, Any]) -> list[dict[str, Any]]:
+def _load_geojson(
+    folder: Path, fname: str, meta: dict[str, Any]
+) -> list[dict[str, Any]]:
     data = _read_checked(folder, fname, meta)
     try:
         fc = json.loads(gzip.decompress(data) if fname.endswith(".gz") else data)
@@ -267,7 +271,7 @@ class Map:
             >>> m = load_map()
             >>> x, y = m.to_xy(7.25, 50.585)
             >>> round(x), round(y)
-            (376998, 5604297)
+            (376115, 5605139)
         """
         return self._to_utm.transform(lon, lat)
 
@@ -304,7 +308,8 @@ class Map:
         xmin, ymin, xmax, ymax = self.bounds
         w, s, e, n = self.lonlat_bounds
         return (
-            f"map {self.name!r} bounds: x {xmin:.0f}–{xmax:.0f} m, y {ymin:.0f}–{ymax:.0f}"
+            f"map {self.name!r} bounds: x {xmin:.0f}–{xmax:.0f} m, "
+            f"y {ymin:.0f}–{ymax:.0f}"
             f" m (UTM 32N); about lon {w:.3f}–{e:.3f}, lat {s:.3f}–{n:.3f}"
         )
 
@@ -349,7 +354,10 @@ class Map:
 
     @property
     def landcover(self) -> npt.NDArray[np.uint8]:
-        """Terrain-class raster (codes index ``TERRAIN_CLASSES``), see :attr:`landcover_grid`."""
+        """Terrain-class raster (codes index ``TERRAIN_CLASSES``).
+
+        Its geometry is :attr:`landcover_grid`.
+        """
         return self._landcover[0]
 
     @property
@@ -430,13 +438,24 @@ class Map:
         pl = self.layer("places")
         pk = self.layer("peaks")
         rows = [
-            {"name": r["name"], "class": r["class"], "ele": np.nan,
-             "x": r["geometry"].x, "y": r["geometry"].y}
+            {
+                "name": r["name"],
+                "class": r["class"],
+                "ele": np.nan,
+                "x": r["geometry"].x,
+                "y": r["geometry"].y,
+            }
             for _, r in pl.iterrows()
         ] + [
-            {"name": r["name"], "class": "peak", "ele": r["ele"],
-             "x": r["geometry"].x, "y": r["geometry"].y}
-            for _, r in pk.iterrows() if isinstance(r["name"], str) and r["name"]
+            {
+                "name": r["name"],
+                "class": "peak",
+                "ele": r["ele"],
+                "x": r["geometry"].x,
+                "y": r["geometry"].y,
+            }
+            for _, r in pk.iterrows()
+            if isinstance(r["name"], str) and r["name"]
         ]
         return pd.DataFrame(rows, columns=["name", "class", "x", "y", "ele"])
 
@@ -454,7 +473,9 @@ class Map:
         if hit.empty:
             import difflib
 
-            close = difflib.get_close_matches(name, places["name"].dropna().tolist(), n=3)
+            close = difflib.get_close_matches(
+                name, places["name"].dropna().tolist(), n=3
+            )
             hint = f"; did you mean {', '.join(close)}?" if close else ""
             raise ValueError(f"no place named {name!r} on map {self.name!r}{hint}")
         # prefer towns over villages etc. when a name repeats
@@ -503,7 +524,8 @@ class Map:
         idx = int(self.grid.index_at_xy(x, y))
         if idx < 0 or not bool(self.contains_xy(x, y)):
             raise ValueError(
-                f"point ({x:.0f}, {y:.0f}) is outside the hex grid; {self._bounds_text()}"
+                f"point ({x:.0f}, {y:.0f}) is outside the hex grid; "
+                f"{self._bounds_text()}"
             )
         q, r = self.grid.axial_of_index(idx)
         return self.grid.label_of(int(q), int(r))
@@ -532,12 +554,16 @@ class Map:
         """The hexagon of a hex label, in map metres."""
         return shapely.Polygon(self.grid.corners(label))
 
-    def hex_polygons(self, labels: Sequence[str] | None = None) -> npt.NDArray[np.object_]:
+    def hex_polygons(
+        self, labels: Sequence[str] | None = None
+    ) -> npt.NDArray[np.object_]:
         """Hexagons of many labels (all hexes by default), vectorised."""
         if labels is None:
             q, r = self.grid.all_axial()
         else:
-            qr = np.array([self.grid.axial_of_label(lab) for lab in labels]).reshape(-1, 2)
+            qr = np.array([self.grid.axial_of_label(lab) for lab in labels]).reshape(
+                -1, 2
+            )
             q, r = qr[:, 0], qr[:, 1]
         cx, cy = self.grid.axial_to_xy(q, r)
         ang = np.deg2rad(60.0 * np.arange(7))
@@ -571,9 +597,7 @@ class Map:
             raise ImportError(
                 "hexes_gdf() needs geopandas: pip install 'wargame[geo]'"
             ) from exc
-        return gpd.GeoDataFrame(
-            self.hexes, geometry=self.hex_polygons(), crs=self.crs
-        )
+        return gpd.GeoDataFrame(self.hexes, geometry=self.hex_polygons(), crs=self.crs)
 
     def __repr__(self) -> str:
         w = f", window={self.window}" if self.window else ""
@@ -605,7 +629,7 @@ def _load_or_compute_hexes(m: Map) -> pd.DataFrame:
     if path.is_file():
         try:
             return _frame_from_npz(path, key)
-        except Exception:  # noqa: BLE001 - a damaged cache is rebuilt, never trusted
+        except Exception:
             pass
     df = compute_hex_attributes(m)
     try:
@@ -620,7 +644,10 @@ _STR_COLS = ("terrain", "road", "waterway", "place")
 
 
 def _frame_to_npz(df: pd.DataFrame, path: Path, key: str) -> None:
-    arrays: dict[str, np.ndarray] = {"__key__": np.array(key), "label": df.index.to_numpy(str)}
+    arrays: dict[str, np.ndarray] = {
+        "__key__": np.array(key),
+        "label": df.index.to_numpy(str),
+    }
     for c in df.columns:
         s = df[c]
         if c in _STR_COLS:
@@ -658,11 +685,30 @@ def _frame_from_npz(path: Path, key: str) -> pd.DataFrame:
 
 
 _COLUMN_ORDER = (
-    "q", "r", "col", "row", "x", "y", "lon", "lat", "terrain",
-    "share_woods", "share_town", "share_water",
-    "elevation_m", "elevation_min_m", "elevation_max_m",
-    "road", "rail", "waterway", "river_crossing", "bridge", "rhine_bridge", "ferry",
-    "place", "place_distance_m",
+    "q",
+    "r",
+    "col",
+    "row",
+    "x",
+    "y",
+    "lon",
+    "lat",
+    "terrain",
+    "share_woods",
+    "share_town",
+    "share_water",
+    "elevation_m",
+    "elevation_min_m",
+    "elevation_max_m",
+    "road",
+    "rail",
+    "waterway",
+    "river_crossing",
+    "bridge",
+    "rhine_bridge",
+    "ferry",
+    "place",
+    "place_distance_m",
 )
 
 
@@ -705,14 +751,20 @@ def compute_hex_attributes(m: Map) -> pd.DataFrame:
 
     spacing = g.size_m / 6.0
 
-    def best_rank(layer: str, key: str, classes: Sequence[str]) -> npt.NDArray[np.int64]:
+    def best_rank(
+        layer: str, key: str, classes: Sequence[str]
+    ) -> npt.NDArray[np.int64]:
         feats = m._layer_features(layer)
         rank = np.full(n, len(classes), dtype=np.int64)
         if not feats:
             return rank
         f_rank = np.array(
-            [classes.index(f["properties"][key]) if f["properties"].get(key) in classes
-             else len(classes) for f in feats],
+            [
+                classes.index(f["properties"][key])
+                if f["properties"].get(key) in classes
+                else len(classes)
+                for f in feats
+            ],
             dtype=np.int64,
         )
         pts, owner = _lines_to_points(feats, spacing)
@@ -722,7 +774,9 @@ def compute_hex_attributes(m: Map) -> pd.DataFrame:
         return rank
 
     def flag(layer: str, pred: Any = None) -> npt.NDArray[np.bool_]:
-        feats = [f for f in m._layer_features(layer) if pred is None or pred(f["properties"])]
+        feats = [
+            f for f in m._layer_features(layer) if pred is None or pred(f["properties"])
+        ]
         out = np.zeros(n, dtype=bool)
         pts, _ = _lines_to_points(feats, spacing)
         if len(pts):
@@ -732,12 +786,14 @@ def compute_hex_attributes(m: Map) -> pd.DataFrame:
 
     road_rank = best_rank("roads", "class", ROAD_CLASSES)
     ww_rank = best_rank("waterways", "class", WATERWAY_CLASSES)
-    road = np.array(list(ROAD_CLASSES) + [None], dtype=object)[road_rank]
-    waterway = np.array(list(WATERWAY_CLASSES) + [None], dtype=object)[ww_rank]
+    road = np.array([*list(ROAD_CLASSES), None], dtype=object)[road_rank]
+    waterway = np.array([*list(WATERWAY_CLASSES), None], dtype=object)[ww_rank]
 
     rail = flag("rail")
     bridge = flag("crossings", lambda p: p["kind"] == "bridge")
-    rhine_bridge = flag("crossings", lambda p: p["kind"] == "bridge" and p["crosses"] == "Rhein")
+    rhine_bridge = flag(
+        "crossings", lambda p: p["kind"] == "bridge" and p["crosses"] == "Rhein"
+    )
     ferry = flag("crossings", lambda p: p["kind"] == "ferry")
 
     # nearest named settlement (not peaks)
@@ -762,8 +818,14 @@ def compute_hex_attributes(m: Map) -> pd.DataFrame:
     ti = {c: TERRAIN_CLASSES.index(c) for c in ("woods", "town", "water")}
     df = pd.DataFrame(
         {
-            "q": q, "r": r, "col": col, "row": row + 0,
-            "x": x, "y": y, "lon": np.asarray(lon), "lat": np.asarray(lat),
+            "q": q,
+            "r": r,
+            "col": col,
+            "row": row + 0,
+            "x": x,
+            "y": y,
+            "lon": np.asarray(lon),
+            "lat": np.asarray(lat),
             "terrain": np.asarray(TERRAIN_CLASSES, dtype=object)[dominant],
             "share_woods": shares[:, ti["woods"]],
             "share_town": shares[:, ti["town"]],
@@ -771,10 +833,15 @@ def compute_hex_attributes(m: Map) -> pd.DataFrame:
             "elevation_m": np.nanmean(elev_all, axis=1),
             "elevation_min_m": np.nanmin(elev_all, axis=1),
             "elevation_max_m": np.nanmax(elev_all, axis=1),
-            "road": road, "rail": rail, "waterway": waterway,
+            "road": road,
+            "rail": rail,
+            "waterway": waterway,
             "river_crossing": ww_rank < len(WATERWAY_CLASSES),
-            "bridge": bridge, "rhine_bridge": rhine_bridge, "ferry": ferry,
-            "place": place, "place_distance_m": place_d,
+            "bridge": bridge,
+            "rhine_bridge": rhine_bridge,
+            "ferry": ferry,
+            "place": place,
+            "place_distance_m": place_d,
         },
         index=pd.Index(g.labels(), name="label", dtype=object),
     )
@@ -791,7 +858,11 @@ _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 def load_map(
     name: str = "rhine-remagen",
     hex_size_m: float = 150.0,
-    window: Window | str | tuple[float, float, float, float] | dict[str, Any] | None = None,
+    window: Window
+    | str
+    | tuple[float, float, float, float]
+    | dict[str, Any]
+    | None = None,
 ) -> Map:
     """Load a built map.
 
@@ -814,9 +885,13 @@ def load_map(
         True
     """
     if not isinstance(name, str) or not _NAME_RE.match(name):
-        raise ValueError(f"bad map name {name!r}; available maps: {', '.join(available_maps())}")
+        raise ValueError(
+            f"bad map name {name!r}; available maps: {', '.join(available_maps())}"
+        )
     if not (isinstance(hex_size_m, int | float) and hex_size_m > 0):
-        raise ValueError(f"hex_size_m must be a positive number of metres, not {hex_size_m!r}")
+        raise ValueError(
+            f"hex_size_m must be a positive number of metres, not {hex_size_m!r}"
+        )
     folder = _find_map(name)
     meta_path = folder / "metadata.json"
     try:
@@ -824,9 +899,13 @@ def load_map(
     except FileNotFoundError:
         raise MapDataError(f"map file {meta_path} is missing; {REBUILD_HINT}") from None
     except (ValueError, OSError) as exc:
-        raise MapDataError(f"map file {meta_path} is damaged ({exc}); {REBUILD_HINT}") from exc
+        raise MapDataError(
+            f"map file {meta_path} is damaged ({exc}); {REBUILD_HINT}"
+        ) from exc
     if not isinstance(meta, dict) or meta.get("format") != "wargame-map":
-        raise MapDataError(f"{meta_path} is not a wargame map metadata file; {REBUILD_HINT}")
+        raise MapDataError(
+            f"{meta_path} is not a wargame map metadata file; {REBUILD_HINT}"
+        )
     for k in ("name", "crs", "bounds", "dem", "landcover", "layers"):
         if k not in meta:
             raise MapDataError(f"{meta_path} lacks the field {k!r}; {REBUILD_HINT}")

@@ -81,8 +81,11 @@ class TerrainImage:
 
 
 def hillshade(
-    z: npt.NDArray[np.floating], cell_m: float, azimuth_deg: float = 315.0,
-    altitude_deg: float = 45.0, z_factor: float = 1.5,
+    z: npt.NDArray[np.floating],
+    cell_m: float,
+    azimuth_deg: float = 315.0,
+    altitude_deg: float = 45.0,
+    z_factor: float = 1.5,
 ) -> npt.NDArray[np.float64]:
     """Lambertian hillshade in 0..1 of a north-up DEM (Horn-style central slopes).
 
@@ -99,7 +102,9 @@ def hillshade(
     aspect = np.arctan2(-dzdx, dzdy)  # direction the slope faces, from north, clockwise
     az = np.deg2rad(azimuth_deg)
     alt = np.deg2rad(altitude_deg)
-    shade = np.sin(alt) * np.cos(slope) + np.cos(alt) * np.sin(slope) * np.cos(az - aspect)
+    shade = np.sin(alt) * np.cos(slope) + np.cos(alt) * np.sin(slope) * np.cos(
+        az - aspect
+    )
     return np.clip(shade, 0.0, 1.0)
 
 
@@ -160,7 +165,9 @@ def terrain_image(
     k[water] = 1.0
     rgb = np.clip(rgb * k[:, None], 0, 255)
     alpha = np.where(inside, 255, 0)
-    arr = np.concatenate([rgb, alpha[:, None]], axis=1).astype(np.uint8).reshape(h, w, 4)
+    arr = (
+        np.concatenate([rgb, alpha[:, None]], axis=1).astype(np.uint8).reshape(h, w, 4)
+    )
     img = Image.fromarray(arr, mode="RGBA")
     draw = ImageDraw.Draw(img, "RGBA")
     scale = 12.0 / metres_per_px
@@ -203,22 +210,34 @@ def terrain_image(
 
         wpx = 1
         for p in polys:
-            draw.line(to_px(np.asarray(shapely.get_coordinates(p))), fill=(60, 60, 60, 70),
-                      width=wpx)
+            draw.line(
+                to_px(np.asarray(shapely.get_coordinates(p))),
+                fill=(60, 60, 60, 70),
+                width=wpx,
+            )
     if labels:
         pl = m.layer("places")
         if len(pl):
-            font_big = _font(int(round(15 * scale)))
-            font_small = _font(int(round(11 * scale)))
+            font_big = _font(round(15 * scale))
+            font_small = _font(round(11 * scale))
             for _, row in pl.iterrows():
                 if row["class"] not in ("town", "village"):
                     continue
                 x, y = to_px(np.array([[row["geometry"].x, row["geometry"].y]]))[0]
                 font = font_big if row["class"] == "town" else font_small
-                draw.text((x, y), str(row["name"]), fill=(40, 30, 30, 255), font=font,
-                          anchor="mm", stroke_width=2, stroke_fill=(255, 255, 255, 200))
+                draw.text(
+                    (x, y),
+                    str(row["name"]),
+                    fill=(40, 30, 30, 255),
+                    font=font,
+                    anchor="mm",
+                    stroke_width=2,
+                    stroke_fill=(255, 255, 255, 200),
+                )
     buf = io.BytesIO()
-    out = img.quantize(colors=256, method=Image.Quantize.FASTOCTREE) if quantize else img
+    out = (
+        img.quantize(colors=256, method=Image.Quantize.FASTOCTREE) if quantize else img
+    )
     out.save(buf, format="PNG", optimize=True)
     west, south = to_lonlat(from_merc, mb[0], mb[1])
     east, north = to_lonlat(from_merc, mb[2], mb[3])
@@ -268,8 +287,9 @@ def map_picture(m: Map, *, hex_outlines: bool = False) -> TerrainImage:
             info = json.loads(meta_path.read_text())
             png = png_path.read_bytes()
             (s, w), (n, e) = info["lonlat_bounds"]
-            return TerrainImage(png=png, lonlat_bounds=((s, w), (n, e)),
-                                size=tuple(info["size"]))  # type: ignore[arg-type]
+            return TerrainImage(
+                png=png, lonlat_bounds=((s, w), (n, e)), size=tuple(info["size"])
+            )  # type: ignore[arg-type]
         except (OSError, ValueError, KeyError):
             pass  # damaged cache: render again
     res = 6.0 if m.window is not None else 12.0
@@ -277,8 +297,9 @@ def map_picture(m: Map, *, hex_outlines: bool = False) -> TerrainImage:
     try:
         folder.mkdir(parents=True, exist_ok=True)
         png_path.write_bytes(img.png)
-        meta_path.write_text(json.dumps({"lonlat_bounds": img.lonlat_bounds,
-                                         "size": img.size}))
+        meta_path.write_text(
+            json.dumps({"lonlat_bounds": img.lonlat_bounds, "size": img.size})
+        )
     except OSError:
         pass
     return img

@@ -1,0 +1,47 @@
+# Two commands a newcomer needs:  make lab   and   make test
+SHELL := /bin/bash
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.wargame-installed
+PYTEST_ARGS ?=
+
+.PHONY: help venv lab lab-headless test lint unit notebooks bench map clean
+
+help:
+	@echo "make lab        create/refresh .venv and open JupyterLab on notebooks/01_quickstart.ipynb"
+	@echo "make lab HEADLESS=1   same, without opening a browser (servers)"
+	@echo "make test       create/refresh .venv and run the whole test suite"
+	@echo "make bench      run the benchmarks (figures for the README)"
+	@echo "make map        rebuild maps/rhine-remagen from ../shared/geodata"
+
+$(STAMP): pyproject.toml scripts/bootstrap.sh
+	@scripts/bootstrap.sh
+
+venv: $(STAMP)
+
+lab: $(STAMP)
+	$(BIN)/wargame lab $(if $(HEADLESS),--no-browser,)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+unit: $(STAMP)
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+notebooks: $(STAMP)
+	$(BIN)/python -m pytest --nbmake --nbmake-timeout=300 -p no:doctest notebooks $(PYTEST_ARGS)
+
+test: $(STAMP)
+	@scripts/system-deps.sh
+	$(MAKE) --no-print-directory lint
+	$(MAKE) --no-print-directory unit
+	$(MAKE) --no-print-directory notebooks
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/bench_map.py
+
+map: $(STAMP)
+	$(BIN)/wargame map build
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache
