@@ -29,7 +29,7 @@ unit: $(STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 notebooks: $(STAMP)
-	$(BIN)/python -m pytest --nbmake --nbmake-timeout=300 -p no:doctest notebooks $(PYTEST_ARGS)
+	$(BIN)/python -m pytest --nbmake --nbmake-timeout=300 notebooks $(PYTEST_ARGS)
 
 test: $(STAMP)
 	@scripts/system-deps.sh

@@ -39,6 +39,7 @@ from pyproj import Transformer
 from shapely.geometry import mapping, shape
 
 from wargame.geo.terrain import (
+    CROSSING_CODES,
     ROAD_CLASSES,
     TERRAIN_CLASSES,
     WATERWAY_CLASSES,
@@ -220,6 +221,42 @@ def _save_npz(path: Path, **arrays: np.ndarray) -> None:
             info = zipfile.ZipInfo(f"{key}.npy", date_time=(1980, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
             zf.writestr(info, buf.getvalue(), compresslevel=9)
+
+
+def _write_lines_npz(
+    path: Path,
+    layers: dict[str, tuple[list[dict[str, Any]], Callable[[dict[str, Any]], int]]],
+) -> None:
+    """Write line layers as flat arrays, for fast hex attributes.
+
+    Per layer: vertex coordinates in whole decimetres (``<layer>.xy``), the first
+    vertex of each part (``<layer>.start``, one entry more than parts) and a class
+    code per part (``<layer>.code``).
+    """
+    arrays: dict[str, np.ndarray] = {}
+    for name, (feats, code_of) in layers.items():
+        xy: list[np.ndarray] = []
+        codes: list[int] = []
+        for f in feats:
+            g = f["geometry"]
+            parts = (
+                [g["coordinates"]] if g["type"] == "LineString" else g["coordinates"]
+            )
+            if g["type"] not in ("LineString", "MultiLineString"):
+                continue
+            for part in parts:
+                if len(part) >= 2:
+                    xy.append(np.asarray(part, dtype=np.float64)[:, :2])
+                    codes.append(code_of(f["properties"]))
+        lengths = np.array([len(a) for a in xy], dtype=np.int64)
+        arrays[f"{name}.xy"] = (
+            np.round(np.concatenate(xy) * 10).astype(np.int64)
+            if xy
+            else np.zeros((0, 2), dtype=np.int64)
+        )
+        arrays[f"{name}.start"] = np.concatenate([[0], np.cumsum(lengths)])
+        arrays[f"{name}.code"] = np.asarray(codes, dtype=np.int8)
+    _save_npz(path, **arrays)
 
 
 def _sha256(path: Path) -> str:
@@ -516,6 +553,22 @@ def _build_into(
     _write_gz_geojson(out / "roads.geojson.gz", road_feats, dec)
     _write_gz_geojson(out / "rail.geojson.gz", rail_feats, dec)
     _write_gz_geojson(out / "crossings.geojson.gz", crossing_feats, dec)
+
+    def crossing_code(p: dict[str, Any]) -> int:
+        if p["kind"] == "ferry":
+            return CROSSING_CODES.index("ferry")
+        rhine = p["crosses"] == "Rhein"
+        return CROSSING_CODES.index("rhine_bridge" if rhine else "bridge")
+
+    _write_lines_npz(
+        out / "lines.npz",
+        {
+            "roads": (road_feats, lambda p: ROAD_CLASSES.index(p["class"])),
+            "rail": (rail_feats, lambda p: 0),
+            "waterways": (ww_feats, lambda p: WATERWAY_CLASSES.index(p["class"])),
+            "crossings": (crossing_feats, crossing_code),
+        },
+    )
     n_br = sum(f["properties"]["kind"] == "bridge" for f in crossing_feats)
     n_fe = len(crossing_feats) - n_br
     stats.update(
@@ -640,6 +693,11 @@ def _build_into(
             "peaks": "peaks.geojson.gz",
         },
         "road_classes": list(ROAD_CLASSES),
+        "lines": {
+            "file": "lines.npz",
+            "scale": 0.1,
+            "crossing_codes": list(CROSSING_CODES),
+        },
         "sources": dict(REQUIRED_SOURCES.items()),
         "attribution": ATTRIBUTION,
         "build": {k: v for k, v in asdict(params).items() if k != "extra"},

@@ -43,7 +43,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import geopandas as gpd
 
 # Bump when the hex-attribute computation changes: old cache entries are ignored.
-HEX_ATTR_VERSION = 2
+HEX_ATTR_VERSION = 3
 DEFAULT_WINDOW_M = (4000.0, 3000.0)
 REBUILD_HINT = (
     "rebuild it with `wargame map build` (needs the raw inputs in shared/geodata)"
@@ -197,30 +197,43 @@ def _load_geojson(
     return list(feats)
 
 
-def _lines_to_points(
-    feats: list[dict[str, Any]], spacing_m: float
+def densify(
+    xy: npt.NDArray[np.float64], start: npt.NDArray[np.int64], spacing_m: float
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]:
-    """Densify line features; returns points (n, 2) and the feature index of each."""
-    coords: list[np.ndarray] = []
-    owner: list[int] = []
-    for i, f in enumerate(feats):
-        g = f["geometry"]
-        parts = [g["coordinates"]] if g["type"] == "LineString" else g["coordinates"]
-        if g["type"] not in ("LineString", "MultiLineString"):
-            continue
-        for part in parts:
-            if len(part) >= 2:
-                coords.append(np.asarray(part, dtype=np.float64)[:, :2])
-                owner.append(i)
-    if not coords:
+    """Points every ``spacing_m`` (or closer) along polylines; vectorised.
+
+    Args:
+        xy: vertices of all parts, concatenated, shape (n, 2).
+        start: index of each part's first vertex, plus ``n`` at the end.
+        spacing_m: the largest gap between consecutive points.
+
+    Returns:
+        ``(points, part)``: the points (vertices included) and the part of each.
+
+    Examples:
+        >>> import numpy as np
+        >>> pts, part = densify(np.array([[0.0, 0], [10, 0]]), np.array([0, 2]), 4.0)
+        >>> np.round(pts[:, 0], 2).tolist(), part.tolist()
+        ([0.0, 3.33, 6.67, 10.0], [0, 0, 0, 0])
+    """
+    n_parts = len(start) - 1
+    if n_parts <= 0:
         return np.zeros((0, 2)), np.zeros(0, dtype=np.int64)
-    lines = shapely.linestrings(
-        np.concatenate(coords),
-        indices=np.repeat(np.arange(len(coords)), [len(c) for c in coords]),
-    )
-    lines = shapely.segmentize(lines, spacing_m)
-    pts, idx = shapely.get_coordinates(lines, return_index=True)
-    return pts, np.asarray(owner, dtype=np.int64)[idx]
+    part_of_vertex = np.repeat(np.arange(n_parts), np.diff(start))
+    # segments join consecutive vertices of the same part
+    same = part_of_vertex[1:] == part_of_vertex[:-1]
+    a = xy[:-1][same]
+    d = xy[1:][same] - a
+    seg_part = part_of_vertex[:-1][same]
+    k = np.maximum(np.ceil(np.hypot(d[:, 0], d[:, 1]) / spacing_m), 1).astype(np.int64)
+    seg = np.repeat(np.arange(len(a)), k)
+    t = (np.arange(len(seg)) - np.repeat(np.cumsum(k) - k, k)) / k[seg]
+    pts = a[seg] + d[seg] * t[:, None]
+    # add the last vertex of every part
+    last = start[1:] - 1
+    pts = np.concatenate([pts, xy[last]])
+    part = np.concatenate([seg_part[seg], np.arange(n_parts)])
+    return pts, part
 
 
 # --------------------------------------------------------------------------- #
@@ -422,6 +435,36 @@ class Map:
             df["geometry"] = geoms
             cache[layer] = df
         return cache[layer]
+
+    def _lines(
+        self, layer: str
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64], npt.NDArray[np.int8]]:
+        """A line layer as flat arrays ``(xy, start, code)`` (see ``lines.npz``)."""
+        cache = self.__dict__.setdefault("_lines_cache", {})
+        if not cache:
+            import io
+
+            info = self.meta["lines"]
+            data = _read_checked(self.folder, info["file"], self.meta)
+            try:
+                with np.load(io.BytesIO(data), allow_pickle=False) as z:
+                    for k in z.files:
+                        cache[k] = z[k]
+            except (zipfile.BadZipFile, ValueError, OSError) as exc:
+                raise MapDataError(
+                    f"map file {self.folder / info['file']} is unreadable ({exc}); "
+                    f"{REBUILD_HINT}"
+                ) from exc
+            for k in list(cache):
+                if k.endswith(".xy"):
+                    cache[k] = cache[k] * float(info.get("scale", 1.0))
+        try:
+            return cache[f"{layer}.xy"], cache[f"{layer}.start"], cache[f"{layer}.code"]
+        except KeyError:
+            raise MapDataError(
+                f"map file {self.folder / self.meta['lines']['file']} lacks the layer "
+                f"{layer!r}; {REBUILD_HINT}"
+            ) from None
 
     @cached_property
     def terrain_polygons(self) -> dict[str, shapely.Geometry]:
@@ -738,63 +781,57 @@ def compute_hex_attributes(m: Map) -> pd.DataFrame:
     nclass = len(TERRAIN_CLASSES)
     # edge hexes are partly outside the map: count only the samples inside it
     inside = m.contains_xy(sx, sy).reshape(n, k)
-    counts = np.zeros((n, nclass), dtype=np.int64)
-    hex_ids = np.repeat(np.arange(n), k)
-    np.add.at(counts, (hex_ids[inside.ravel()], codes.ravel()[inside.ravel()]), 1)
-    shares = counts / np.maximum(inside.sum(axis=1), 1)[:, None]
+    cell = np.repeat(np.arange(n) * nclass, k) + codes.ravel()
+    counts = np.bincount(cell, weights=inside.ravel(), minlength=n * nclass)
+    shares = counts.reshape(n, nclass) / np.maximum(inside.sum(axis=1), 1)[:, None]
     # dominant class; ties go to the class listed later (water > town > woods ...)
     dominant = (nclass - 1) - np.argmax(shares[:, ::-1], axis=1)
+    # elevation: a coarser lattice (37 points, ~21 m apart) suits the 50 m DEM
+    eoff = g.sample_offsets(3)
+    ex = (x[:, None] + eoff[None, :, 0]).ravel()
+    ey = (y[:, None] + eoff[None, :, 1]).ravel()
+    ein = m.contains_xy(ex, ey).reshape(n, -1)
     z, zg = m._full_dem
-    elev = np.where(inside, bilinear(z, zg, sx, sy).reshape(n, k), np.nan)
+    elev = np.where(ein, bilinear(z, zg, ex, ey).reshape(n, -1), np.nan)
     zc = bilinear(z, zg, x, y)
     elev_all = np.concatenate([elev, zc[:, None]], axis=1)
 
     spacing = g.size_m / 6.0
 
-    def best_rank(
-        layer: str, key: str, classes: Sequence[str]
-    ) -> npt.NDArray[np.int64]:
-        feats = m._layer_features(layer)
-        rank = np.full(n, len(classes), dtype=np.int64)
-        if not feats:
-            return rank
-        f_rank = np.array(
-            [
-                classes.index(f["properties"][key])
-                if f["properties"].get(key) in classes
-                else len(classes)
-                for f in feats
-            ],
-            dtype=np.int64,
-        )
-        pts, owner = _lines_to_points(feats, spacing)
+    def best_code(layer: str, worst: int) -> npt.NDArray[np.int64]:
+        """Lowest class code of the lines crossing each hex (``worst`` if none)."""
+        xy, start, code = m._lines(layer)
+        best = np.full(n, worst, dtype=np.int64)
+        pts, part = densify(xy, start, spacing)
         hidx = g.index_at_xy(pts[:, 0], pts[:, 1])
         ok = hidx >= 0
-        np.minimum.at(rank, hidx[ok], f_rank[owner[ok]])
-        return rank
+        np.minimum.at(best, hidx[ok], code.astype(np.int64)[part[ok]])
+        return best
 
-    def flag(layer: str, pred: Any = None) -> npt.NDArray[np.bool_]:
-        feats = [
-            f for f in m._layer_features(layer) if pred is None or pred(f["properties"])
-        ]
+    def flag(layer: str, codes: Sequence[int] | None = None) -> npt.NDArray[np.bool_]:
+        """Whether lines of the layer (of the given codes) cross each hex."""
+        xy, start, code = m._lines(layer)
         out = np.zeros(n, dtype=bool)
-        pts, _ = _lines_to_points(feats, spacing)
-        if len(pts):
-            hidx = g.index_at_xy(pts[:, 0], pts[:, 1])
-            out[hidx[hidx >= 0]] = True
+        pts, part = densify(xy, start, spacing)
+        keep = (
+            np.ones(len(pts), dtype=bool)
+            if codes is None
+            else np.isin(code[part], codes)
+        )
+        hidx = g.index_at_xy(pts[keep, 0], pts[keep, 1])
+        out[hidx[hidx >= 0]] = True
         return out
 
-    road_rank = best_rank("roads", "class", ROAD_CLASSES)
-    ww_rank = best_rank("waterways", "class", WATERWAY_CLASSES)
-    road = np.array([*list(ROAD_CLASSES), None], dtype=object)[road_rank]
-    waterway = np.array([*list(WATERWAY_CLASSES), None], dtype=object)[ww_rank]
+    road_rank = best_code("roads", len(ROAD_CLASSES))
+    ww_rank = best_code("waterways", len(WATERWAY_CLASSES))
+    road = np.array([*ROAD_CLASSES, None], dtype=object)[road_rank]
+    waterway = np.array([*WATERWAY_CLASSES, None], dtype=object)[ww_rank]
 
+    cc = {c: i for i, c in enumerate(m.meta["lines"]["crossing_codes"])}
     rail = flag("rail")
-    bridge = flag("crossings", lambda p: p["kind"] == "bridge")
-    rhine_bridge = flag(
-        "crossings", lambda p: p["kind"] == "bridge" and p["crosses"] == "Rhein"
-    )
-    ferry = flag("crossings", lambda p: p["kind"] == "ferry")
+    bridge = flag("crossings", [cc["bridge"], cc["rhine_bridge"]])
+    rhine_bridge = flag("crossings", [cc["rhine_bridge"]])
+    ferry = flag("crossings", [cc["ferry"]])
 
     # nearest named settlement (not peaks)
     pl = m.layer("places")

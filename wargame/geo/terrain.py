@@ -37,6 +37,9 @@ ROAD_CLASSES: tuple[str, ...] = (
 # Waterway line classes kept on the map, biggest first.
 WATERWAY_CLASSES: tuple[str, ...] = ("river", "canal", "stream")
 
+# Codes of water crossings in the map's line arrays.
+CROSSING_CODES: tuple[str, ...] = ("bridge", "rhine_bridge", "ferry")
+
 # Default obstacle heights above ground for line of sight, metres (documented
 # defaults, configurable per call and per map; not from any rulebook).
 DEFAULT_OBSTACLE_HEIGHTS_M: dict[str, float] = {

@@ -205,7 +205,7 @@ class UnitSide(_Frozen):
         kind = AttackKind(kind)
         if kind is AttackKind.ASSAULT:
             raise ValueError("assault uses the assault dice, not a weapon")
-        return getattr(self, kind.value)
+        return {"ap": self.ap, "he": self.he, "aa": self.aa}[kind.value]
 
     @property
     def light_armored(self) -> bool:
@@ -343,7 +343,8 @@ class TerrainChart(_Frozen):
 
     def defence_dice(self, terrain: str) -> int:
         """Terrain dice a unit in this terrain class rolls (before any cap)."""
-        return self._get(self.terrain, "terrain", terrain).defence_dice
+        row: TerrainType = self._get(self.terrain, "terrain", terrain)
+        return row.defence_dice
 
     def movement_cost(
         self,
@@ -464,7 +465,8 @@ def load_units(path: str | Path | None = None) -> dict[str, UnitType]:
     """
     p = Path(path) if path is not None else DATA_DIR / "units.toml"
     raw = _read_toml(p)
-    return _build(p, "unit", UnitType, _table(raw, p, "units"))
+    units: dict[str, UnitType] = _build(p, "unit", UnitType, _table(raw, p, "units"))
+    return units
 
 
 def load_terrain(path: str | Path | None = None) -> TerrainChart:
@@ -486,11 +488,12 @@ def load_terrain(path: str | Path | None = None) -> TerrainChart:
         road=_build(p, "road", RoadType, _table(raw, p, "road")),
         crossing=_build(p, "crossing", CrossingType, _table(raw, p, "crossing")),
     )
-    for name, have, need in [
+    checks: list[tuple[str, Mapping[str, Any], tuple[str, ...]]] = [
         ("terrain", chart.terrain, TERRAIN_CLASSES),
         ("road", chart.road, ROAD_CLASSES),
         ("crossing", chart.crossing, WATERWAY_CLASSES),
-    ]:
+    ]
+    for name, have, need in checks:
         missing = [k for k in need if k not in have]
         if missing:
             raise DataError(

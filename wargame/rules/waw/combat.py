@@ -439,6 +439,7 @@ def check_fire_kind(kind: AttackKind | str, target_type: TargetType | str) -> No
         HE fire cannot be used against armored targets
     """
     kind, target_type = AttackKind(kind), TargetType(target_type)
+    # WaW 6.1 / 1.3.4.2 / 1.3.4.5: see _ALLOWED above (exclusions are ASSUMPTIONs).
     if kind is AttackKind.ASSAULT:
         raise IllegalFireError("assault is resolved with resolve_assault")
     if target_type not in _ALLOWED[kind]:
@@ -454,6 +455,7 @@ def default_attack_kind(side: UnitSide, target_type: TargetType) -> AttackKind:
     unarmored vehicles AP if the counter has it, else HE; AA against aircraft if
     the counter has it, else HE.
     """
+    # WaW 6.1: AP is normally used against armored targets, HE against the rest.
     if target_type is TargetType.ARMORED:
         return AttackKind.AP
     if target_type is TargetType.UNARMORED:
@@ -537,6 +539,8 @@ def plan_fire(
     if concealment_dice < 0:
         raise ValueError("concealment_dice must be >= 0")
     chart = chart if chart is not None else terrain_chart()
+    # WaW 6.1: the target rolls the terrain dice of its hex (TEC, GAP: see
+    # terrain.toml) plus any concealment dice.
     defence = defence_factors(
         tgt,
         reduced=target_reduced,
@@ -698,11 +702,13 @@ def apply_damage(
         raise ValueError("steps must be >= 0")
     if state.destroyed:
         return state
+    # ASSUMPTION: reduced (or one-sided, WaW 1.3.4.5) units have one step left.
     steps_left = 1 if (one_sided or state.reduced) else 2
     left = steps_left - damage.steps
     if left <= 0:
         return _DESTROYED
     strength = Strength.FULL if (left == 2 or one_sided) else Strength.REDUCED
+    # ASSUMPTION: disruption does not stack (a disrupted unit stays disrupted).
     return UnitState(strength, state.disrupted or damage.disrupt)
 
 
@@ -859,6 +865,7 @@ def assault_type(
         ...              defender_terrain_open=True).value
         'overrun'
     """
+    # FOUND [B] (hexsides.com primer): overrun = vehicles vs infantry in the open.
     if attackers_are_vehicles and defenders_are_infantry and defender_terrain_open:
         return AssaultType.OVERRUN
     return AssaultType.ASSAULT
@@ -885,6 +892,8 @@ def spread_hits(
         raise ValueError("a stack has at least one unit")
     if hits < 0:
         raise ValueError("hits must be >= 0")
+    # FOUND [B]: hits are spread one per unit from the top; ASSUMPTION: a d6 per
+    # left-over hit picks the unit.
     each, extra = divmod(hits, n_units)
     alloc = [each] * n_units
     dice = roll_d6(rng, extra)

@@ -59,6 +59,7 @@ def morale_check(rng: np.random.Generator, morale: int) -> MoraleCheck:
         >>> morale_check(FixedDice([4, 4]), 7).passed
         False
     """
+    # WaW Morale (seed 000): 2d6 <= the HQ's morale passes.
     return _two_d6_check(rng, morale, 0)
 
 
@@ -79,6 +80,8 @@ def rally_check(
     """
     if leadership < 0:
         raise ValueError("leadership must be >= 0")
+    # WaW HQ leadership (seed 000): leadership is subtracted from the rally roll.
+    # ASSUMPTION: the rally roll is 2d6 against morale.
     return _two_d6_check(rng, morale, leadership)
 
 
@@ -160,16 +163,21 @@ def hq_move_check(
     """
     if hq_state.destroyed:
         raise ValueError("a destroyed HQ does not move")
+    # WaW HQ movement (d): only hexes between start and end count.
     between = [Exposure(e) for e in path_exposure][1:-1]
     mods: list[tuple[str, int]] = []
+    # WaW HQ movement (a): +1 if start and end hexes are adjacent.
     if start_end_adjacent:
         mods.append(("start and end adjacent", +1))
+    # WaW HQ movement (b), (c): -1 in cover, -2 in the open, each once.
+    # ASSUMPTION: both may apply to one path.
     if Exposure.COVER in between:
         mods.append(("crossed enemy LOS in cover", -1))
     if Exposure.OPEN in between:
         mods.append(("crossed enemy LOS in the open", -2))
     (die,) = roll_d6(rng, 1)
     total = die + sum(m for _, m in mods)
+    # WaW HQ movement: a modified 1-2 reduces the HQ.
     hit = total <= 2
     after = _hq_loses_step(hq_state) if hit else hq_state
     return HQCheck(die, tuple(mods), total, hit, hq_state, after)
@@ -201,6 +209,7 @@ def hq_stack_check(
     if stack_destroyed:
         # WaW HQ in combat: if every unit of the stack dies, the HQ dies too.
         return HQCheck(None, (), None, True, hq_state, UnitState(Strength.DESTROYED))
+    # WaW HQ in combat: d6, -2 if a unit of the stack died; 1 (or less) hits the HQ.
     mods = (("unit in stack destroyed", -2),) if unit_destroyed else ()
     (die,) = roll_d6(rng, 1)
     total = die + sum(m for _, m in mods)

@@ -92,7 +92,9 @@ class FixedDice(np.random.Generator):
         return out
 
     def random(  # type: ignore[override]
-        self, size: int | tuple[int, ...] | None = None, dtype: Any = np.float64,
+        self,
+        size: int | tuple[int, ...] | None = None,
+        dtype: Any = np.float64,
         out: Any = None,
     ) -> Any:
         """Next scripted faces as uniforms: face f -> (f - 0.5) / 6."""

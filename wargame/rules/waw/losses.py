@@ -132,6 +132,7 @@ def unplaced_sw_loss(
     """
     if infantry_platoons_lost < 1:
         raise ValueError("roll only when an infantry platoon has been destroyed")
+    # WaW 1.3.5: d6, -1 per infantry platoon lost after the first; 1 = SW lost.
     (die,) = roll_d6(rng, 1)
     modifier = -(infantry_platoons_lost - 1)
     total = die + modifier
@@ -152,4 +153,5 @@ def atgm_expended(roll: FireRoll) -> bool:
         ...                         save_factors(armor_dice=2, save=5)))
         True
     """
+    # WaW 1.3.5 tank SW: no hits = out of missiles (ASSUMPTION: before saves).
     return roll.hits == 0
