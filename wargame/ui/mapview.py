@@ -1,0 +1,137 @@
+"""MapView: the Rhine map in a notebook, offline, with a click-to-inspect hex panel.
+
+The terrain picture is one image overlay (never thousands of vector hexes); the hex
+under a click is found by arithmetic; the selection is a one-feature layer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import ipyleaflet
+import ipywidgets as w
+
+from wargame.render.geojson import EMPTY, hex_info_html, hexes_geojson
+from wargame.render.terrain import map_picture
+
+if TYPE_CHECKING:  # pragma: no cover
+    from wargame.geo.maps import Map
+
+OSM_TILES = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
+
+
+class MapView(w.VBox):  # type: ignore[misc]
+    """An ipyleaflet map of a :class:`~wargame.geo.maps.Map` with a hex info panel.
+
+    Args:
+        game_map: the map to show.
+        hex_outlines: draw the hex grid into the terrain picture.
+        web_tiles: also offer OpenStreetMap web tiles under the picture (needs the
+            internet; the picture alone always works offline).
+        height: CSS height of the map.
+
+    Clicking the map selects the hex there; :meth:`select_hex` does it from code.
+    Register callbacks with :meth:`on_hex_click`.
+    """
+
+    def __init__(
+        self,
+        game_map: Map,
+        *,
+        hex_outlines: bool = False,
+        web_tiles: bool = False,
+        height: str = "560px",
+    ) -> None:
+        self.game_map = game_map
+        self._callbacks: list[Callable[[str], None]] = []
+        pic = map_picture(game_map, hex_outlines=hex_outlines)
+        (s, west), (n, e) = pic.lonlat_bounds
+        layers: list[Any] = []
+        self.note = w.HTML()
+        if web_tiles:
+            layers.append(
+                ipyleaflet.TileLayer(
+                    url=OSM_TILES,
+                    name="OpenStreetMap",
+                    attribution="© OpenStreetMap contributors",
+                )
+            )
+            self.note.value = (
+                "<i>Web tiles need the internet; the terrain picture works offline.</i>"
+            )
+        self.terrain = ipyleaflet.ImageOverlay(
+            url=pic.data_url(), bounds=((s, west), (n, e)), name="terrain"
+        )
+        layers.append(self.terrain)
+        self.selection = ipyleaflet.GeoJSON(
+            data=dict(EMPTY),
+            name="selection",
+            style={"color": "#d62728", "weight": 3, "fillOpacity": 0.1},
+        )
+        layers.append(self.selection)
+        lon_c, lat_c = game_map.to_lonlat(*_centre(game_map))
+        self.leaflet = ipyleaflet.Map(
+            center=(float(lat_c), float(lon_c)),
+            zoom=12 if game_map.window is None else 14,
+            layers=tuple(layers),
+            scroll_wheel_zoom=True,
+            attribution_control=True,
+            layout=w.Layout(height=height, width="100%"),
+        )
+        self.leaflet.add(ipyleaflet.ScaleControl(position="bottomleft"))
+        self.leaflet.on_interaction(self._on_interaction)
+        self.info = w.HTML(
+            value="<i>Click the map to inspect a hex.</i>",
+            layout=w.Layout(min_width="260px"),
+        )
+        self.info.add_class("wargame-hex-info-panel")
+        self.message = w.HTML()
+        self.message.add_class("wargame-message")
+        self.selected: str | None = None
+        super().__init__(
+            [w.HBox([self.leaflet, self.info]), self.message, self.note],
+            layout=w.Layout(width="100%"),
+        )
+
+    # -- interaction ----------------------------------------------------------- #
+    def on_hex_click(self, callback: Callable[[str], None]) -> None:
+        """Call ``callback(label)`` whenever a hex is selected."""
+        self._callbacks.append(callback)
+
+    def _on_interaction(self, **kw: Any) -> None:
+        if kw.get("type") != "click":
+            return
+        lat, lon = kw["coordinates"]
+        self.click_lonlat(lon, lat)
+
+    def click_lonlat(self, lon: float, lat: float) -> str | None:
+        """Select the hex at a WGS84 point, as a click would; None off the map."""
+        try:
+            label = self.game_map.hex_at(lon=lon, lat=lat)
+        except ValueError:
+            self.message.value = (
+                f"<span style='color:#a00'>That point ({lat:.4f}, {lon:.4f}) "
+                "is off the map.</span>"
+            )
+            return None
+        self.select_hex(label)
+        return label
+
+    def select_hex(self, label: str) -> None:
+        """Highlight a hex, show its info, and tell the callbacks."""
+        if not self.game_map.grid.contains_label(label):
+            self.message.value = f"<span style='color:#a00'>No hex {label} here.</span>"
+            return
+        self.selected = label
+        self.message.value = ""
+        with self.hold_sync():
+            self.selection.data = hexes_geojson(self.game_map, [label])
+            self.info.value = hex_info_html(self.game_map, label)
+        for cb in self._callbacks:
+            cb(label)
+
+
+def _centre(m: Map) -> tuple[float, float]:
+    xmin, ymin, xmax, ymax = m.bounds
+    return (xmin + xmax) / 2, (ymin + ymax) / 2
