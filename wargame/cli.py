@@ -99,7 +99,13 @@ def _cmd_map_info(args: argparse.Namespace) -> int:
 
 def _cmd_lab(args: argparse.Namespace) -> int:
     nb = args.notebook or "notebooks/01_quickstart.ipynb"
+    if not (REPO / nb).is_file() and not Path(nb).is_file():
+        raise UsageError(
+            f"no notebook {nb!r} (the notebooks are in {REPO / 'notebooks'})"
+        )
     cmd = [sys.executable, "-m", "jupyterlab", nb, "--ServerApp.ip=127.0.0.1"]
+    if args.port:
+        cmd += [f"--ServerApp.port={args.port}", "--ServerApp.port_retries=0"]
     if args.no_browser:
         cmd.append("--no-browser")
     if os.geteuid() == 0:
@@ -160,6 +166,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     pl.add_argument("notebook", nargs="?", help="notebook to open")
     pl.add_argument("--no-browser", action="store_true", help="headless: print the URL")
+    pl.add_argument(
+        "--port", type=int, help="port on 127.0.0.1 (default: 8888 or next)"
+    )
     pl.set_defaults(func=_cmd_lab)
     return p
 
