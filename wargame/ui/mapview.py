@@ -61,7 +61,10 @@ class MapView(w.VBox):  # type: ignore[misc]
                 "<i>Web tiles need the internet; the terrain picture works offline.</i>"
             )
         self.terrain = ipyleaflet.ImageOverlay(
-            url=pic.data_url(), bounds=((s, west), (n, e)), name="terrain"
+            url=pic.data_url(),
+            bounds=((s, west), (n, e)),
+            name="terrain",
+            attribution=game_map.meta.get("attribution", ""),
         )
         layers.append(self.terrain)
         self.selection = ipyleaflet.GeoJSON(

@@ -1,0 +1,169 @@
+"""Helpers for the real-browser tests: Chromium flags, free port, start/stop servers.
+
+Adapted from shared/recipes/browser-tests: Debian's chromium driven by Playwright,
+servers on 127.0.0.1 only, every non-loopback request aborted.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[2]
+ARTIFACTS = REPO / "test-artifacts"
+VENV_BIN = os.path.dirname(sys.executable)
+CHROMIUM_CANDIDATES = ("/usr/lib/chromium/chromium", "/usr/bin/chromium")
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+LOOPBACK_PREFIXES = ("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:", "about:")
+
+
+def chromium_path() -> str | None:
+    """Debian's chromium binary, or None."""
+    env = os.environ.get("CHROMIUM")
+    if env and os.path.exists(env):
+        return env
+    for c in CHROMIUM_CANDIDATES:
+        if os.path.exists(c):
+            return c
+    return shutil.which("chromium")
+
+
+def free_port() -> int:
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = int(s.getsockname()[1])
+    s.close()
+    return port
+
+
+def start_server(
+    argv: list[str], port: int, log_path: Path, timeout: float = 90
+) -> Any:
+    """Start a server (bound to 127.0.0.1:port) in its own process group and wait."""
+    tmp = tempfile.mkdtemp(prefix="wargame-uitest-")
+    env = dict(
+        os.environ,
+        PATH=VENV_BIN + os.pathsep + os.environ.get("PATH", ""),
+        JUPYTER_RUNTIME_DIR=os.path.join(tmp, "runtime"),
+        JUPYTERLAB_SETTINGS_DIR=os.path.join(tmp, "lab-settings"),
+        JUPYTERLAB_WORKSPACES_DIR=os.path.join(tmp, "lab-workspaces"),
+    )
+    nd = os.path.join(
+        env["JUPYTERLAB_SETTINGS_DIR"], "@jupyterlab", "apputils-extension"
+    )
+    os.makedirs(nd, exist_ok=True)
+    with open(os.path.join(nd, "notification.jupyterlab-settings"), "w") as f:
+        f.write('{"fetchNews": "false"}')
+    dd = os.path.join(
+        env["JUPYTERLAB_SETTINGS_DIR"], "@jupyterlab", "docmanager-extension"
+    )
+    os.makedirs(dd, exist_ok=True)
+    with open(os.path.join(dd, "plugin.jupyterlab-settings"), "w") as f:
+        f.write('{"autosave": false}')
+    log = open(log_path, "w")  # noqa: SIM115 - closed with the process
+    proc = subprocess.Popen(
+        argv,
+        cwd=REPO,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    t0 = time.time()
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{argv[0]} exited rc={proc.returncode}; see {log_path}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            break
+        except OSError:
+            if time.time() - t0 > timeout:
+                stop_server(proc)
+                raise RuntimeError(
+                    f"{argv[0]} not listening after {timeout}s"
+                ) from None
+            time.sleep(0.2)
+    return proc
+
+
+def stop_server(proc: Any, grace: float = 20) -> None:
+    """SIGTERM the server; SIGKILL its process group if it does not stop."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(grace)
+        except subprocess.TimeoutExpired:
+            pass
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    if proc.poll() is None:
+        proc.wait(5)
+
+
+def voila_argv(port: int, notebook: str) -> list[str]:
+    return [
+        os.path.join(VENV_BIN, "voila"),
+        notebook,
+        "--no-browser",
+        f"--port={port}",
+        "--Voila.ip=127.0.0.1",
+        "--Voila.port_retries=0",
+        "--VoilaConfiguration.show_tracebacks=True",
+    ]
+
+
+def lab_argv(port: int) -> list[str]:
+    return [
+        os.path.join(VENV_BIN, "jupyter"),
+        "lab",
+        "--no-browser",
+        f"--port={port}",
+        "--ServerApp.ip=127.0.0.1",
+        "--ServerApp.port_retries=0",
+        "--IdentityProvider.token=",
+        "--ServerApp.password=",
+        "--allow-root",
+        f"--ServerApp.root_dir={REPO}",
+        "--LabApp.news_url=None",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+    ]
+
+
+def block_non_loopback(page: Any, blocked: list[str]) -> None:
+    """Abort every request that does not go to loopback."""
+
+    def handler(route: Any) -> None:
+        url = route.request.url
+        if url.startswith(LOOPBACK_PREFIXES):
+            route.continue_()
+        else:
+            blocked.append(url)
+            route.abort()
+
+    page.route("**/*", handler)
+
+
+def two_frames(page: Any) -> None:
+    page.evaluate(
+        "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+    )
