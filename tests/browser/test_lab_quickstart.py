@@ -1,4 +1,4 @@
-"""JupyterLab runs the quick-start notebook to a rendered, clickable map (real browser)."""
+"""JupyterLab runs the quick-start notebook to a rendered, clickable map."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def test_jupyterlab_runs_quickstart_to_a_rendered_map(offline_page, lab_url, tim
                 timeout=10_000,
             )
             break
-        except Exception:  # noqa: BLE001 - re-issue Run All
+        except Exception:
             continue
     panel = ".jp-NotebookPanel"
     page.locator(f"{panel} .leaflet-container").first.wait_for(timeout=120_000)

@@ -6,6 +6,7 @@ servers on 127.0.0.1 only, every non-loopback request aborted.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -108,14 +109,10 @@ def stop_server(proc: Any, grace: float = 20) -> None:
     """SIGTERM the server; SIGKILL its process group if it does not stop."""
     if proc.poll() is None:
         proc.send_signal(signal.SIGTERM)
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(grace)
-        except subprocess.TimeoutExpired:
-            pass
-    try:
+    with contextlib.suppress(ProcessLookupError):
         os.killpg(proc.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
     if proc.poll() is None:
         proc.wait(5)
 
