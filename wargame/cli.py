@@ -97,6 +97,78 @@ def _cmd_map_info(args: argparse.Namespace) -> int:
     return 0
 
 
+def _did_you_mean(word: str, choices: Sequence[str]) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(word, list(choices), n=3)
+    return f" (did you mean {', '.join(close)}?)" if close else ""
+
+
+def _cmd_odds(args: argparse.Namespace) -> int:
+    if args.system != "waw":
+        raise UsageError(f"odds: unknown rule system {args.system!r}; available: waw")
+    import pandas as pd
+
+    from wargame.rules import waw
+
+    catalog = waw.unit_catalog()
+    for role, unit in (("attacker", args.attacker), ("target", args.target)):
+        if unit not in catalog:
+            raise UsageError(
+                f"odds: unknown --{role} unit type {unit!r}"
+                f"{_did_you_mean(unit, list(catalog))}; see `wargame odds waw --list`"
+            )
+    chart = waw.terrain_chart()
+    terrains = list(chart.terrain)
+    if args.terrain not in terrains:
+        raise UsageError(
+            f"odds: unknown --terrain {args.terrain!r}; terrain classes: "
+            f"{', '.join(terrains)}"
+        )
+    if args.range < 0:
+        raise UsageError(f"odds: --range must be >= 0 hexes, not {args.range}")
+    kw = {"moving": args.moving, "leadership": args.leadership}
+    try:
+        hits = waw.odds(args.attacker, args.target, args.range, args.terrain, **kw)
+        results = waw.result_odds(
+            args.attacker, args.target, args.range, args.terrain, **kw
+        )
+    except ValueError as exc:  # e.g. out of range, AP at infantry
+        raise UsageError(f"odds: {exc}") from None
+    a, t = catalog[args.attacker], catalog[args.target]
+    print(
+        f"{a.name} fires at {t.name} at {args.range} hexes, target in {args.terrain}"
+        f"{', firer moving' if args.moving else ''}"
+    )
+    table = pd.DataFrame({"P(net hits)": hits})
+    table["P(at least)"] = hits[::-1].cumsum()[::-1]
+    print(table.to_string(float_format=lambda v: f"{v:7.4f}"))
+    print()
+    print(results.to_frame("P(result)").to_string(float_format=lambda v: f"{v:7.4f}"))
+    return 0
+
+
+def _cmd_odds_list() -> int:
+    from wargame.rules import waw
+
+    for uid, u in waw.unit_catalog().items():
+        print(f"{uid:24s} {u.name}")
+    return 0
+
+
+def _cmd_odds_entry(args: argparse.Namespace) -> int:
+    if args.system != "waw":
+        raise UsageError(f"odds: unknown rule system {args.system!r}; available: waw")
+    if args.list:
+        return _cmd_odds_list()
+    missing = [
+        f"--{k}" for k in ("attacker", "target", "range") if getattr(args, k) is None
+    ]
+    if missing:
+        raise UsageError(f"odds: missing {', '.join(missing)} (or use --list)")
+    return _cmd_odds(args)
+
+
 def _cmd_lab(args: argparse.Namespace) -> int:
     nb = args.notebook or "notebooks/01_quickstart.ipynb"
     if not (REPO / nb).is_file() and not Path(nb).is_file():
@@ -157,6 +229,25 @@ def build_parser() -> argparse.ArgumentParser:
     pi.add_argument("name", nargs="?", default="rhine-remagen")
     pi.add_argument("--hex-size", type=float, default=150.0, help="hex size in metres")
     pi.set_defaults(func=_cmd_map_info)
+
+    po = sub.add_parser(
+        "odds",
+        help="exact odds of one unit firing at another",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="Examples:\n"
+        "  wargame odds waw --attacker t72 --target tow_jeep --range 6 "
+        "--terrain woods\n"
+        "  wargame odds waw --list",
+    )
+    po.add_argument("system", help="rule system: waw (World at War, classic)")
+    po.add_argument("--attacker", help="unit type id of the firer")
+    po.add_argument("--target", help="unit type id of the target")
+    po.add_argument("--range", type=int, help="range in hexes")
+    po.add_argument("--terrain", default="clear", help="terrain class of the target")
+    po.add_argument("--moving", action="store_true", help="the firer fires on the move")
+    po.add_argument("--leadership", type=int, default=0, help="HQ leadership added")
+    po.add_argument("--list", action="store_true", help="list the unit type ids")
+    po.set_defaults(func=_cmd_odds_entry)
 
     pl = sub.add_parser(
         "lab",

@@ -1,0 +1,66 @@
+"""`wargame odds`: exact odds on the command line, and its errors."""
+
+import pytest
+
+from wargame.cli import main
+from wargame.rules import waw
+
+
+def test_odds_prints_the_exact_table(capsys):
+    code = main(
+        [
+            "odds",
+            "waw",
+            "--attacker",
+            "t72",
+            "--target",
+            "tow_jeep",
+            "--range",
+            "6",
+            "--terrain",
+            "woods",
+        ]
+    )
+    assert code == 0
+    out = capsys.readouterr().out
+    expected = waw.odds("t72", "tow_jeep", 6, "woods")
+    for k, p in expected.items():
+        assert f"{k}              {p:.4f}" in out
+    assert "destroyed" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (
+            ["odds", "waw", "--attacker", "t27", "--target", "m1", "--range", "3"],
+            "unknown --attacker unit type 't27' (did you mean t72?)",
+        ),
+        (
+            [
+                "odds",
+                "waw",
+                "--attacker",
+                "t72",
+                "--target",
+                "m1",
+                "--range",
+                "3",
+                "--terrain",
+                "jungle",
+            ],
+            "unknown --terrain 'jungle'",
+        ),
+        (["odds", "fow", "--attacker", "t72"], "unknown rule system 'fow'"),
+        (["odds", "waw", "--attacker", "t72"], "missing --target, --range"),
+        (
+            ["odds", "waw", "--attacker", "t72", "--target", "m1", "--range", "40"],
+            "beyond twice the printed range",
+        ),
+    ],
+)
+def test_odds_bad_input_exits_2_with_one_line(argv, message, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err
+    assert err.count("\n") == 1 and "Traceback" not in err
