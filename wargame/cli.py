@@ -169,6 +169,51 @@ def _cmd_odds_entry(args: argparse.Namespace) -> int:
     return _cmd_odds(args)
 
 
+def _point_arg(m: Any, text: str, role: str) -> Any:
+    """A hex label, a place or peak name, 'x,y' in map metres or 'lon,lat'."""
+    t = text.strip()
+    if "," in t:
+        try:
+            a, b = (float(v) for v in t.split(","))
+        except ValueError:
+            raise UsageError(f"los: {role} {text!r} is not two numbers 'a,b'") from None
+        if abs(a) <= 180 and abs(b) <= 90:  # lon,lat
+            x, y = m.to_xy(a, b)
+            return (float(x), float(y))
+        return (a, b)
+    if m.grid.contains_label(t):
+        return t.upper()
+    try:
+        return m.hex_of_place(t)
+    except ValueError as exc:
+        raise UsageError(
+            f"los: {role} {text!r} is neither a hex label on map {m.name!r} "
+            f"(columns A–{m.grid.labels()[-1].rstrip('0123456789')}, rows "
+            f"1–{m.grid.n_rows}) nor a place: {exc}"
+        ) from None
+
+
+def _cmd_los(args: argparse.Namespace) -> int:
+    from wargame.geo.maps import load_map
+
+    m = load_map(args.map, hex_size_m=args.hex_size)
+    a = _point_arg(m, args.a, "observer")
+    b = _point_arg(m, args.b, "target")
+    res = m.los(
+        a,
+        b,
+        observer_height_m=args.observer_height,
+        target_height_m=args.target_height,
+        obstacles=not args.no_obstacles,
+    )
+    print(res.explain())
+    print(f"visible: {'yes' if res.visible else 'no'}")
+    print(f"distance: {res.distance_m:.0f} m")
+    if res.blocker is not None:
+        print(f"blocker: {res.blocker}")
+    return 0
+
+
 def _cmd_lab(args: argparse.Namespace) -> int:
     nb = args.notebook or "notebooks/01_quickstart.ipynb"
     if not (REPO / nb).is_file() and not Path(nb).is_file():
@@ -249,6 +294,38 @@ def build_parser() -> argparse.ArgumentParser:
     po.add_argument("--list", action="store_true", help="list the unit type ids")
     po.set_defaults(func=_cmd_odds_entry)
 
+    pv = sub.add_parser(
+        "los",
+        help="line of sight between two hexes, places or points",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="Examples:\n"
+        "  wargame los rhine-remagen 'Erpeler Ley' Remagen\n"
+        "  wargame los rhine-remagen BY85 BP87 --observer-height 10\n"
+        "  wargame los rhine-remagen 7.25,50.585 7.2287,50.5792 --no-obstacles",
+    )
+    pv.add_argument("map", help="map name, e.g. rhine-remagen")
+    pv.add_argument("a", help="observer: hex label, place name, 'lon,lat' or 'x,y'")
+    pv.add_argument("b", help="target: hex label, place name, 'lon,lat' or 'x,y'")
+    pv.add_argument(
+        "--observer-height",
+        type=float,
+        default=2.5,
+        help="eye height above ground, m (default 2.5)",
+    )
+    pv.add_argument(
+        "--target-height",
+        type=float,
+        default=2.0,
+        help="target height above ground, m (default 2.0)",
+    )
+    pv.add_argument(
+        "--no-obstacles",
+        action="store_true",
+        help="bare ground: ignore woods and towns",
+    )
+    pv.add_argument("--hex-size", type=float, default=150.0, help="hex size in metres")
+    pv.set_defaults(func=_cmd_los)
+
     pl = sub.add_parser(
         "lab",
         help="open JupyterLab on the notebooks",
@@ -261,7 +338,116 @@ def build_parser() -> argparse.ArgumentParser:
         "--port", type=int, help="port on 127.0.0.1 (default: 8888 or next)"
     )
     pl.set_defaults(func=_cmd_lab)
+    _add_batch_parser(sub)
     return p
+
+
+def _cmd_batch(args: argparse.Namespace) -> int:
+    import time
+    import warnings
+
+    from wargame.batch import compare, load_variants, run
+
+    if args.games < 1:
+        raise UsageError(f"batch: --games must be >= 1, not {args.games}")
+    policies: dict[str, str] = {}
+    for item in args.policy or []:
+        side, sep, name = item.partition("=")
+        if not sep or not side or not name:
+            raise UsageError(
+                f"batch: --policy {item!r} must be SIDE=NAME, e.g. nato=random"
+            )
+        policies[side] = name
+    variants = load_variants(args.variants) if args.variants else None
+    t0 = time.perf_counter()
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter("ignore", RuntimeWarning)  # failures reported below
+        df = run(
+            args.scenario,
+            args.games,
+            seed=args.seed,
+            policies=policies or None,
+            variants=variants,
+            processes=args.processes,
+            out=args.out,
+            progress=not args.quiet,
+            logs=args.logs,
+        )
+    seconds = time.perf_counter() - t0
+    sides = [c[3:] for c in df.columns if c.startswith("vp_")]
+    side = args.side or sides[0]
+    if side not in sides:
+        raise UsageError(
+            f"batch: --side {side!r} is not a side; sides: {', '.join(sides)}"
+        )
+    table = compare(df, side)
+    print(
+        f"{df['scenario'].iloc[0]}: {len(df)} games ({table.index.size} variant(s) x "
+        f"{args.games}), seed {args.seed}, {seconds:.1f} s"
+    )
+    lines = [
+        f"{'variant':24s} {'games':>5s}  {side + ' wins (95% CI)':>22s} {'draws':>6s}"
+        + "".join(f" {'lost ' + s:>10s}" for s in sides)
+        + f" {'LER ' + side:>9s}"
+    ]
+    for name, r in table.iterrows():
+        lines.append(
+            f"{str(name)[:24]:24s} {int(r['games']):5d}  "
+            f"{r['win_rate']:6.0%} ({r['win_low']:4.0%}–{r['win_high']:4.0%})   "
+            f"{r['draw_rate']:6.0%}"
+            + "".join(f" {r['lost_' + s]:10.2f}" for s in sides)
+            + f" {r['ler']:9.2f}"
+        )
+    print("\n".join(lines))
+    if args.out:
+        print(f"results in {args.out} (Parquet; read with wargame.batch.read_results)")
+    failed = df[df["error"].notna()]
+    if len(failed):
+        first = failed.iloc[0]
+        print(
+            f"wargame: {len(failed)} game(s) failed; first: variant "
+            f"{first['variant']!r}, game {first['game']}, seed {first['seed']}: "
+            f"{first['error']}",
+            file=sys.stderr,
+        )
+        return 1
+    return 0
+
+
+def _add_batch_parser(sub: Any) -> None:
+    pb = sub.add_parser(
+        "batch",
+        help="play many games of a scenario (and its variants) for a what-if study",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="Examples:\n"
+        "  wargame batch test_remagen --games 200 --seed 1\n"
+        "  wargame batch test_remagen --games 400 --variants what_if.toml "
+        "--out runs/what_if\n"
+        "  wargame batch scenarios/test_remagen.toml --games 50 --policy pact=random\n"
+        "Re-running with the same --out resumes an interrupted run.",
+    )
+    pb.add_argument("scenario", help="scenario name or .toml/.json file")
+    pb.add_argument("--games", type=int, required=True, help="games per variant")
+    pb.add_argument("--seed", type=int, default=0, help="batch seed (default 0)")
+    pb.add_argument(
+        "--variants", help="TOML/JSON file: one table of overrides per variant"
+    )
+    pb.add_argument(
+        "--processes", type=int, help="worker processes (default: every core)"
+    )
+    pb.add_argument("--out", help="folder for the Parquet results (resumable)")
+    pb.add_argument(
+        "--policy",
+        action="append",
+        metavar="SIDE=NAME",
+        help="policy of a side, e.g. nato=random (repeatable)",
+    )
+    pb.add_argument(
+        "--logs", action="store_true", help="keep every game's event log in --out"
+    )
+    pb.add_argument("--side", help="side whose win rate is shown (default: first)")
+    pb.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    pb.set_defaults(func=_cmd_batch)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -43,7 +43,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import geopandas as gpd
 
 # Bump when the hex-attribute computation changes: old cache entries are ignored.
-HEX_ATTR_VERSION = 3
+HEX_ATTR_VERSION = 4
 DEFAULT_WINDOW_M = (4000.0, 3000.0)
 REBUILD_HINT = (
     "rebuild it with `wargame map build` (needs the raw inputs in shared/geodata)"
@@ -620,8 +620,10 @@ class Map:
         """Per-hex attributes, indexed by label (computed once, cached on disk).
 
         Columns: ``q``, ``r``, ``col``, ``row``, ``x``, ``y``, ``lon``, ``lat``,
-        ``terrain`` (dominant generic class), ``share_<class>`` for woods, town and
-        water, ``elevation_m`` (mean), ``elevation_min_m``, ``elevation_max_m``,
+        ``on_map`` (False for the few hexes of the rectangular label grid that lie
+        wholly outside the map: not playable), ``terrain`` (dominant generic
+        class), ``share_<class>`` for woods, town and water, ``elevation_m``
+        (mean), ``elevation_min_m``, ``elevation_max_m``,
         ``road`` (best road class or None), ``rail``, ``waterway`` (biggest waterway
         class crossing the hex or None), ``river_crossing``, ``bridge`` (a road or
         rail bridge over water), ``rhine_bridge``, ``ferry``, ``place`` (nearest
@@ -641,6 +643,118 @@ class Map:
                 "hexes_gdf() needs geopandas: pip install 'wargame[geo]'"
             ) from exc
         return gpd.GeoDataFrame(self.hexes, geometry=self.hex_polygons(), crs=self.crs)
+
+    # -- line of sight (thin wrappers over wargame.geo.los / .viewshed) --------- #
+    @property
+    def obstacle_heights_m(self) -> dict[str, float]:
+        """LOS obstacle height above ground per terrain class, metres (editable).
+
+        Defaults: ``DEFAULT_OBSTACLE_HEIGHTS_M`` (woods 20 m, town 10 m; assumptions)
+        updated by ``los.obstacle_heights_m`` in the map's metadata, if any. Assign a
+        new dict to change them for this map; per call, pass ``obstacles={...}``.
+        """
+        if "_obstacle_heights_m" not in self.__dict__:
+            from wargame.geo.terrain import DEFAULT_OBSTACLE_HEIGHTS_M
+
+            meta = self.meta.get("los", {}).get("obstacle_heights_m", {})
+            heights = {**DEFAULT_OBSTACLE_HEIGHTS_M, **meta}
+            self.__dict__["_obstacle_heights_m"] = heights
+        return self.__dict__["_obstacle_heights_m"]  # type: ignore[no-any-return]
+
+    @obstacle_heights_m.setter
+    def obstacle_heights_m(self, heights: dict[str, float]) -> None:
+        from wargame.geo.los import _check_heights
+
+        self.__dict__["_obstacle_heights_m"] = _check_heights(heights, TERRAIN_CLASSES)
+
+    def los(
+        self,
+        a: str | tuple[float, float],
+        b: str | tuple[float, float],
+        observer_height_m: float = 2.5,
+        target_height_m: float = 2.0,
+        obstacles: bool | dict[str, float] = True,
+    ) -> Any:
+        """Line of sight from ``a`` to ``b`` (hex labels or ``(x, y)`` map metres).
+
+        Returns a :class:`wargame.geo.los.LOSResult` (``visible``, ``blocked_at``,
+        ``blocker``, ``profile``, ``plot()``); the model is documented in
+        :mod:`wargame.geo.los`. Between hex labels it equals :meth:`hex_los_table`.
+
+        Examples:
+            >>> m = load_map()
+            >>> m.los(m.place_xy("Erpeler Ley"), m.place_xy("Remagen")).visible
+            True
+        """
+        from wargame.geo import los as _los
+
+        terrain = _los.terrain_of_map(self)
+        return _los.line_of_sight(
+            terrain, a, b, observer_height_m, target_height_m, obstacles
+        )
+
+    def viewshed(
+        self,
+        observer: str | tuple[float, float],
+        radius_m: float,
+        observer_height_m: float = 2.5,
+        target_height_m: float = 0.0,
+        obstacles: bool | dict[str, float] = True,
+        as_array: bool = False,
+    ) -> Any:
+        """Ground visible from ``observer`` within ``radius_m``, at DEM resolution.
+
+        Returns a shapely (Multi)Polygon in map metres (``to_lonlat_geometry`` for
+        Leaflet) or, with ``as_array=True``, a ``ViewshedRaster(visible, grid)``
+        whose ``transform`` gives the affine coefficients. See
+        :func:`wargame.geo.viewshed.map_viewshed`.
+        """
+        from wargame.geo import viewshed as _vs
+
+        return _vs.map_viewshed(
+            self, observer, radius_m, observer_height_m, target_height_m, obstacles,
+            as_array,
+        )
+
+    def hex_viewshed(
+        self,
+        hex: str,
+        range_hexes: int = 20,
+        observer_height_m: float = 2.5,
+        target_height_m: float = 2.0,
+        obstacles: bool | dict[str, float] = True,
+    ) -> Any:
+        """Hexes seen from ``hex`` within ``range_hexes`` and their union polygon.
+
+        Returns a :class:`wargame.geo.los.HexViewshed` (``labels``, ``polygon``);
+        same answers as :meth:`los` between hex centres.
+        """
+        from wargame.geo import los as _los
+
+        return _los.hex_viewshed(
+            _los.terrain_of_map(self), hex, range_hexes, observer_height_m,
+            target_height_m, obstacles,
+        )
+
+    def hex_los_table(
+        self,
+        range_hexes: int = 20,
+        observer_height_m: float = 2.5,
+        target_height_m: float = 2.0,
+        obstacles: bool | dict[str, float] = True,
+        cache: bool = True,
+    ) -> Any:
+        """Visibility of every hex pair within ``range_hexes`` (cached on disk).
+
+        Returns a :class:`wargame.geo.los.HexLOSTable`: ``table.visible("L1",
+        "M3")`` or ``table.visible_index(i, j)`` over index arrays.
+        """
+        from wargame.geo import los as _los
+
+        return _los.hex_los_table(
+            _los.terrain_of_map(self), range_hexes, observer_height_m, target_height_m,
+            obstacles, cache=cache,
+        )
 
     def __repr__(self) -> str:
         w = f", window={self.window}" if self.window else ""
@@ -736,6 +850,7 @@ _COLUMN_ORDER = (
     "y",
     "lon",
     "lat",
+    "on_map",
     "terrain",
     "share_woods",
     "share_town",
@@ -776,24 +891,32 @@ def compute_hex_attributes(m: Map) -> pd.DataFrame:
     sx = (x[:, None] + off[None, :, 0]).ravel()
     sy = (y[:, None] + off[None, :, 1]).ravel()
     k = off.shape[0]
+    xmin, ymin, xmax, ymax = m.bounds
     lc, lcg = m._landcover
-    codes = nearest(lc, lcg, sx, sy).astype(np.int64).reshape(n, k)
+    codes = nearest(lc, lcg, np.clip(sx, xmin, xmax), np.clip(sy, ymin, ymax))
+    codes = codes.astype(np.int64).reshape(n, k)
     nclass = len(TERRAIN_CLASSES)
-    # edge hexes are partly outside the map: count only the samples inside it
+    # Edge hexes are partly outside the map: count only the samples inside it.
+    # Hexes wholly outside (corners of the rectangular label grid, the last hex of
+    # odd columns) take the attributes of the nearest map edge and are flagged
+    # `on_map = False`: rule systems must not play on them.
     inside = m.contains_xy(sx, sy).reshape(n, k)
+    on_map = inside.any(axis=1)
+    weights = np.where(on_map[:, None], inside, True)
     cell = np.repeat(np.arange(n) * nclass, k) + codes.ravel()
-    counts = np.bincount(cell, weights=inside.ravel(), minlength=n * nclass)
-    shares = counts.reshape(n, nclass) / np.maximum(inside.sum(axis=1), 1)[:, None]
+    counts = np.bincount(cell, weights=weights.ravel(), minlength=n * nclass)
+    shares = counts.reshape(n, nclass) / weights.sum(axis=1)[:, None]
     # dominant class; ties go to the class listed later (water > town > woods ...)
     dominant = (nclass - 1) - np.argmax(shares[:, ::-1], axis=1)
     # elevation: a coarser lattice (37 points, ~21 m apart) suits the 50 m DEM
     eoff = g.sample_offsets(3)
     ex = (x[:, None] + eoff[None, :, 0]).ravel()
     ey = (y[:, None] + eoff[None, :, 1]).ravel()
-    ein = m.contains_xy(ex, ey).reshape(n, -1)
+    ein = m.contains_xy(ex, ey).reshape(n, -1) | ~on_map[:, None]
+    ex, ey = np.clip(ex, xmin, xmax), np.clip(ey, ymin, ymax)
     z, zg = m._full_dem
     elev = np.where(ein, bilinear(z, zg, ex, ey).reshape(n, -1), np.nan)
-    zc = bilinear(z, zg, x, y)
+    zc = bilinear(z, zg, np.clip(x, xmin, xmax), np.clip(y, ymin, ymax))
     elev_all = np.concatenate([elev, zc[:, None]], axis=1)
 
     spacing = g.size_m / 6.0
@@ -863,6 +986,7 @@ def compute_hex_attributes(m: Map) -> pd.DataFrame:
             "y": y,
             "lon": np.asarray(lon),
             "lat": np.asarray(lat),
+            "on_map": on_map,
             "terrain": np.asarray(TERRAIN_CLASSES, dtype=object)[dominant],
             "share_woods": shares[:, ti["woods"]],
             "share_town": shares[:, ti["town"]],

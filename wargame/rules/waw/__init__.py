@@ -1,10 +1,13 @@
 """World at War, classic edition (Eisenbach Gap / Blood and Bridges): rules layer.
 
-Pure, engine-independent rules: unit and terrain data (TOML, validated), ranged
-fire with every die recorded, hit results, assault, morale, HQ and knock-on loss
-rolls, and exact odds computed from the same rule code.  Ruleset id:
-``waw-classic``.  See ``docs/rules/waw-classic.md`` for each rule, its source and
-the assumptions made where the seeds are silent.
+Pure rule functions: unit and terrain data (TOML, validated), ranged fire with
+every die recorded, hit results, assault, morale, HQ and knock-on loss rolls, and
+exact odds computed from the same rule code.  On top of them, :class:`WawRuleset`
+(ruleset id ``waw-classic``) plays the game with :mod:`wargame.engine`: sequence
+of play, movement on the real map, fire and opportunity fire, assaults, HQs,
+command, hex capture and victory points; :func:`unit_odds` gives the exact odds
+between two units of a game.  See ``docs/rules/waw-classic.md`` for each rule,
+its source and the assumptions made where the seeds are silent.
 
 Examples:
     >>> import numpy as np
@@ -19,6 +22,20 @@ Examples:
 
 from __future__ import annotations
 
+from .actions import (
+    Activate,
+    Assault,
+    Defer,
+    Dismount,
+    EndActivation,
+    Fire,
+    Mount,
+    Move,
+    MoveHQ,
+    Pass,
+    Rally,
+)
+from .board import WawBoard, board_for
 from .catalog import (
     AttackKind,
     DataError,
@@ -90,6 +107,7 @@ from .losses import (
     unplaced_sw_loss,
 )
 from .odds import OUTCOMES, fire_odds, net_hit_pmf, odds, result_odds
+from .ruleset import WawRuleset, unit_odds
 
 RULESET_ID = "waw-classic"
 
@@ -99,13 +117,19 @@ __all__ = [
     "MOVING_FIRE_PENALTY",
     "OUTCOMES",
     "RULESET_ID",
+    "Activate",
+    "Assault",
     "AssaultResult",
     "AssaultRoll",
     "AssaultType",
     "AttackKind",
     "Damage",
     "DataError",
+    "Defer",
+    "Dismount",
+    "EndActivation",
     "Exposure",
+    "Fire",
     "FireFactors",
     "FirePlan",
     "FireResult",
@@ -116,7 +140,12 @@ __all__ = [
     "IllegalFireError",
     "Mobility",
     "MoraleCheck",
+    "Mount",
+    "Move",
+    "MoveHQ",
     "Nation",
+    "Pass",
+    "Rally",
     "RangeBand",
     "SaveFactors",
     "Strength",
@@ -128,10 +157,13 @@ __all__ = [
     "UnitSide",
     "UnitState",
     "UnitType",
+    "WawBoard",
+    "WawRuleset",
     "Weapon",
     "apply_damage",
     "assault_type",
     "atgm_expended",
+    "board_for",
     "check_fire_kind",
     "default_attack_kind",
     "defence_factors",
@@ -161,6 +193,7 @@ __all__ = [
     "terrain_chart",
     "transport_losses",
     "unit_catalog",
+    "unit_odds",
     "unplaced_sw_loss",
     "weapon_fire_factors",
 ]

@@ -1,0 +1,217 @@
+"""A toy rule system (id ``toy-1e``) that uses what WaW does not: free points, facing,
+hidden units, soldier-level models, a card deck and a point pool.
+
+It shows the engine protocol fits the planned skirmish and card-driven systems
+without any map: two squads take turns; each turn a side may play a card from
+its hand (adding to its action-point pool), step a squad (costs 1 point), shoot
+(rolls ``dice`` d6 through ``ctx.roll``, each 5+ kills a model), or end its turn.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from wargame.engine import (
+    Action,
+    GameState,
+    IllegalActionError,
+    Model,
+    Outcome,
+    Point,
+    RuleContext,
+    RulesetBase,
+    Scenario,
+    Side,
+    Unit,
+    deck_change,
+    pool_change,
+    register_ruleset,
+    state_change,
+    unit_change,
+    var_change,
+)
+
+
+@dataclass(frozen=True)
+class Step(Action):
+    type = "step"
+    unit: str
+    dx: float
+    dy: float
+
+
+@dataclass(frozen=True)
+class Shoot(Action):
+    type = "shoot"
+    unit: str
+    target: str
+
+
+@dataclass(frozen=True)
+class Play(Action):
+    type = "play"
+    card: str
+
+
+@dataclass(frozen=True)
+class Done(Action):
+    type = "done"
+
+
+class ToyRuleset(RulesetBase):
+    id = "toy-1e"
+    title = "Toy skirmish"
+    positions = "point"
+    phases = ("setup", "play", "end")
+    event_kinds = ("turn", "step", "shoot", "card", "done", "game_over")
+    action_types: ClassVar[dict[str, type[Action]]] = {
+        c.type: c for c in (Step, Shoot, Play, Done)
+    }
+
+    def __init__(self, scenario: Scenario, game_map: Any) -> None:
+        self.scenario = scenario
+        self.sides = [s["id"] for s in scenario.sides]
+
+    def initial_state(self) -> GameState:
+        st = GameState(ruleset=self.id, phase="setup")
+        st.sides = {s["id"]: Side(s["id"], s["name"]) for s in self.scenario.sides}
+        for raw in self.scenario.units:
+            models = tuple(
+                Model(f"{raw['id']}.{i}", "rifleman") for i in range(raw["models"])
+            )
+            st.units[raw["id"]] = Unit(
+                raw["id"],
+                raw["id"],
+                raw["side"],
+                None,
+                "squad",
+                Point(float(raw["x"]), float(raw["y"])),
+                facing=int(raw.get("facing", 0)),
+                hidden=bool(raw.get("hidden", False)),
+                models=models,
+            )
+        for side in self.sides:
+            st.decks[f"hand-{side}"] = ("plus1", "plus2")
+            st.pools[f"ap-{side}"] = 1
+        return st
+
+    def advance(self, ctx: RuleContext) -> None:
+        st = ctx.state
+        if st.phase == "setup":
+            ctx.emit(
+                "turn",
+                result="turn 1",
+                changes=state_change(phase="play") + var_change(side=self.sides[0]),
+            )
+
+    def current_side(self, state: GameState) -> str | None:
+        return None if state.phase == "end" else state.vars["side"]
+
+    def legal_actions(self, state: GameState) -> list[Action]:
+        side = self.current_side(state)
+        if side is None:
+            return []
+        out: list[Action] = [Play(c) for c in state.decks[f"hand-{side}"]]
+        for u in state.units.values():
+            if u.side == side and not u.destroyed and state.pools[f"ap-{side}"] > 0:
+                out += [Step(u.id, 10.0, 0.0), Step(u.id, -10.0, 0.0)]
+                out += [
+                    Shoot(u.id, t.id)
+                    for t in state.units.values()
+                    if t.side != side and not t.destroyed
+                ]
+        return [*out, Done()]
+
+    def check(self, state: GameState, action: Action) -> None:
+        if action not in self.legal_actions(state):
+            raise IllegalActionError(f"{action} is not possible now")
+
+    def apply(self, ctx: RuleContext, action: Action) -> None:
+        st = ctx.state
+        side = st.vars["side"]
+        pool = f"ap-{side}"
+        if isinstance(action, Play):
+            hand = list(st.decks[f"hand-{side}"])
+            hand.remove(action.card)
+            gain = int(action.card[-1])
+            ctx.emit(
+                "card",
+                side=side,
+                target=action.card,
+                changes=deck_change(f"hand-{side}", hand)
+                + pool_change(pool, st.pools[pool] + gain),
+            )
+        elif isinstance(action, Step):
+            u = st.units[action.unit]
+            p = u.position
+            assert isinstance(p, Point)
+            facing = round(math.degrees(math.atan2(action.dy, action.dx))) % 360
+            ctx.emit(
+                "step",
+                side=side,
+                unit=u.id,
+                changes=unit_change(
+                    u.id,
+                    position=Point(p.x + action.dx, p.y + action.dy),
+                    facing=facing,
+                )
+                + pool_change(pool, st.pools[pool] - 1),
+            )
+        elif isinstance(action, Shoot):
+            t = st.units[action.target]
+            faces = ctx.roll(3, needed=5, kind="shoot", side=side, unit=action.unit)
+            kills = sum(f >= 5 for f in faces)
+            left = t.models[kills:]
+            ctx.emit(
+                "shoot",
+                side=side,
+                unit=action.unit,
+                target=t.id,
+                hits=kills,
+                result="destroyed" if not left else f"{len(left)} left",
+                changes=unit_change(
+                    t.id,
+                    models=left,
+                    strength="destroyed" if not left else "full",
+                    hidden=False,
+                )
+                + pool_change(pool, st.pools[pool] - 1),
+            )
+        elif isinstance(action, Done):
+            nxt = self.sides[(self.sides.index(side) + 1) % 2]
+            over = nxt == self.sides[0] and st.turn >= self.scenario.turns
+            ch = var_change(side=nxt) + pool_change(f"ap-{nxt}", 1)
+            if over:
+                ch += state_change(phase="end")
+            elif nxt == self.sides[0]:
+                ch += state_change(turn=st.turn + 1)
+            ctx.emit("done", side=side, changes=ch)
+
+    def outcome(self, state: GameState) -> Outcome | None:
+        if state.phase != "end":
+            return None
+        alive = {
+            s: sum(len(u.models) for u in state.units.values() if u.side == s)
+            for s in self.sides
+        }
+        best = max(alive.values())
+        win = [s for s, n in alive.items() if n == best]
+        return Outcome(
+            win[0] if len(win) == 1 else None, "turn limit", alive, state.turn
+        )
+
+
+register_ruleset("toy-1e", ToyRuleset)
+
+TOY_SCENARIO = {
+    "id": "toy",
+    "ruleset": "toy-1e",
+    "turns": 3,
+    "sides": [{"id": "red", "name": "Red"}, {"id": "blue", "name": "Blue"}],
+    "units": [
+        {"id": "r1", "side": "red", "x": 0, "y": 0, "models": 5},
+        {"id": "b1", "side": "blue", "x": 100, "y": 0, "models": 5, "hidden": True},
+    ],
+}

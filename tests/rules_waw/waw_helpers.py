@@ -1,0 +1,98 @@
+"""Small World at War situations on the Remagen window, for rule tests.
+
+``scenario(...)`` builds a scenario dict with a NATO company ("A", HQ optional)
+and a Soviet battalion ("B"); ``activate(game, "A")`` plays chit draws (deferring
+or briefly activating other formations) until that formation's action phase.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from wargame.engine import Game
+from wargame.rules.waw import Activate, Defer, EndActivation, Pass
+
+MAP = {"name": "rhine-remagen", "hex_size_m": 150, "window": "Remagen"}
+
+
+def unit(uid: str, utype: str, formation: str, hex_: str | None, **kw: Any) -> dict:
+    """One ``[[units]]`` table."""
+    out = {"id": uid, "type": utype, "formation": formation, **kw}
+    if hex_ is not None:
+        out["hex"] = hex_
+    return out
+
+
+def scenario(
+    units: list[dict],
+    *,
+    turns: int = 6,
+    objectives: list[dict] | None = None,
+    nato_hq: bool = True,
+    pact_hq: bool = True,
+    first_side: str = "nato",
+    **extra: Any,
+) -> dict:
+    """A two-formation scenario dict: NATO formation "A", Soviet formation "B".
+
+    HQ units must be among ``units`` with ids "A-HQ" / "B-HQ" when the flags say so.
+    """
+    formations = [
+        {
+            "id": "A",
+            "side": "nato",
+            "name": "Team A",
+            "hq": "A-HQ" if nato_hq else None,
+        },
+        {"id": "B", "side": "pact", "name": "1/74", "hq": "B-HQ" if pact_hq else None},
+    ]
+    for f in formations:
+        if f["hq"] is None:
+            del f["hq"]
+    data = {
+        "id": "rule-test",
+        "ruleset": "waw-classic",
+        "turns": turns,
+        "map": dict(MAP),
+        "rules": {"first_side": first_side},
+        "sides": [{"id": "nato", "name": "NATO"}, {"id": "pact", "name": "Pact"}],
+        "formations": formations,
+        "units": units,
+        "objectives": objectives or [],
+    }
+    data.update(extra)
+    return data
+
+
+def activate(game: Game, formation: str, *, limit: int = 400) -> None:
+    """Play chit draws until ``formation`` is in its action phase (no window open)."""
+    for _ in range(limit):
+        v = game.state.vars
+        if game.is_over:
+            raise AssertionError(f"game ended before {formation} was activated")
+        if v.get("active") == formation and not v.get("drawn") and not v.get("opp"):
+            return
+        drawn = v.get("drawn")
+        if drawn == formation:
+            game.apply(Activate(formation))
+        elif drawn:
+            if drawn in v.get("deferred", ()):
+                game.apply(Activate(drawn))
+            else:
+                game.apply(Defer(drawn))
+        elif v.get("opp"):
+            game.apply(Pass())
+        elif v.get("active"):
+            game.apply(EndActivation())
+    raise AssertionError(f"{formation} was never activated")
+
+
+def hold_fire(game: Game) -> None:
+    """Decline any open opportunity fire."""
+    while game.state.vars.get("opp"):
+        game.apply(Pass())
+
+
+def kinds(events: list) -> list[str]:
+    """Event kinds, in order."""
+    return [e.kind for e in events]

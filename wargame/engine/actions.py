@@ -1,0 +1,122 @@
+"""Actions: what a player (or a policy) decides, as small frozen dataclasses.
+
+Every rule system defines its own action classes by subclassing :class:`Action`
+with a ``type`` name.  Field values are limited to ``str``, ``int``, ``float``,
+``bool``, ``None`` and tuples of those, so an action round-trips through a plain
+dict (and JSON) with :meth:`Action.to_dict` and :func:`action_from_dict`.
+
+Examples:
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Hop(Action):
+    ...     type = "hop"
+    ...     unit: str
+    ...     path: tuple[str, ...] = ()
+    >>> a = Hop("u1", ("L12", "L13"))
+    >>> a.to_dict()
+    {'type': 'hop', 'unit': 'u1', 'path': ['L12', 'L13']}
+    >>> action_from_dict(a.to_dict(), {"hop": Hop}) == a
+    True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import MISSING, dataclass, fields
+from typing import Any, ClassVar
+
+__all__ = ["Action", "ActionFormatError", "action_from_dict"]
+
+
+class ActionFormatError(ValueError):
+    """A dict does not describe a known action (unknown type, bad or missing field)."""
+
+
+_SCALARS = (str, int, float, bool, type(None))
+_SIMPLE: dict[str, tuple[type, ...]] = {
+    "str": (str,),
+    "int": (int,),
+    "float": (int, float),
+    "bool": (bool,),
+}
+
+
+def _matches(annotation: Any, value: Any) -> bool:
+    """Loose check of a value against a field annotation written as a string."""
+    text = (
+        annotation
+        if isinstance(annotation, str)
+        else getattr(annotation, "__name__", "")
+    )
+    parts = [p.strip() for p in text.split("|")]
+    if value is None:
+        return "None" in parts or not all(p in _SIMPLE for p in parts)
+    for p in parts:
+        allowed = _SIMPLE.get(p)
+        if allowed is None:
+            return True  # not a simple annotation (tuple[...], Literal...): accept
+        if isinstance(value, allowed) and not (p == "int" and isinstance(value, bool)):
+            return True
+    return False
+
+
+@dataclass(frozen=True)
+class Action:
+    """Base class of all actions.  Subclasses set ``type`` (a short name)."""
+
+    type: ClassVar[str] = "action"
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"type": ..., <field>: <value>, ...}`` with tuples as lists."""
+        out: dict[str, Any] = {"type": self.type}
+        for f in fields(self):
+            v = getattr(self, f.name)
+            out[f.name] = list(v) if isinstance(v, tuple) else v
+        return out
+
+
+def action_from_dict(
+    data: Mapping[str, Any], types: Mapping[str, type[Action]]
+) -> Action:
+    """Build an action from :meth:`Action.to_dict` output.
+
+    Args:
+        data: the dict (``type`` plus fields).
+        types: action classes by ``type`` name (a ruleset's vocabulary).
+
+    Raises:
+        ActionFormatError: unknown type, unknown or missing field, bad value.
+    """
+    if not isinstance(data, Mapping):
+        raise ActionFormatError(f"an action must be a mapping, not {data!r}")
+    kind = data.get("type")
+    cls = types.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        known = ", ".join(sorted(types))
+        raise ActionFormatError(f"unknown action type {kind!r}; known: {known}")
+    names = {f.name: f for f in fields(cls)}
+    extra = sorted(set(data) - set(names) - {"type"})
+    if extra:
+        raise ActionFormatError(f"{kind}: unknown field(s) {', '.join(extra)}")
+    kwargs: dict[str, Any] = {}
+    for name, f in names.items():
+        if name not in data:
+            if f.default is MISSING and f.default_factory is MISSING:
+                raise ActionFormatError(f"{kind}: missing field {name!r}")
+            continue
+        v = data[name]
+        if isinstance(v, list):
+            if not all(isinstance(x, _SCALARS) for x in v):
+                raise ActionFormatError(f"{kind}: field {name!r} has a bad value {v!r}")
+            v = tuple(v)
+        elif not isinstance(v, _SCALARS):
+            raise ActionFormatError(f"{kind}: field {name!r} has a bad value {v!r}")
+        if not _matches(f.type, v):
+            raise ActionFormatError(
+                f"{kind}: field {name!r} must be {f.type}, not {type(v).__name__}"
+            )
+        kwargs[name] = v
+    try:
+        return cls(**kwargs)
+    except (TypeError, ValueError) as exc:
+        raise ActionFormatError(f"{kind}: {exc}") from None

@@ -1,0 +1,154 @@
+"""Events: the log of a game, one plain row per state change or die roll.
+
+An :class:`Event` is the single source of truth of a game: it carries the
+``changes`` that were applied to the state (see
+:data:`~wargame.engine.state.Change`) plus the columns an analyst reads (who, what,
+where, which dice, what they needed, what followed).  :func:`events_frame` turns a
+list of events into a pandas DataFrame with stable columns (:data:`LOG_COLUMNS`) and
+dtypes, whatever the rule system.
+
+Examples:
+    >>> e = Event(seq=1, turn=1, phase="action", side="nato", formation="A",
+    ...           unit="A1", action="fire", kind="fire", target="B1",
+    ...           dice=(4, 5, 1), needed=4, hits=2, result="2 hits",
+    ...           detail="M60 fires")
+    >>> df = events_frame([e])
+    >>> list(df.columns) == list(LOG_COLUMNS)
+    True
+    >>> df.loc[0, "hits"], df.loc[0, "dice"]
+    (np.int64(2), (4, 5, 1))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .state import Change
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+__all__ = ["LOG_COLUMNS", "Event", "events_frame"]
+
+#: Columns of :attr:`wargame.engine.Game.log`, in order.
+LOG_COLUMNS: tuple[str, ...] = (
+    "seq",
+    "turn",
+    "phase",
+    "side",
+    "formation",
+    "unit",
+    "action",
+    "kind",
+    "target",
+    "hex_from",
+    "hex_to",
+    "dice",
+    "needed",
+    "hits",
+    "result",
+    "detail",
+    "action_index",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One row of the game log.
+
+    Attributes:
+        seq: 1-based position in the log.
+        turn: game turn, after the event (a new turn's first event is in it).
+        phase: phase after the event (rule-system word).
+        side: the side it concerns (the acting side for actions).
+        formation: the formation concerned, if any.
+        unit: the acting or affected unit id.
+        action: ``type`` of the action that caused it (``None``: automatic step).
+        kind: what happened (``"move"``, ``"fire"``, ``"save"``, ``"draw"``...).
+        target: target unit id (or hex, chit...) when there is one.
+        hex_from: where from (hex label) for movement.
+        hex_to: where to, or the hex where it happened.
+        dice: the faces rolled, in order, for a die roll.
+        needed: the number each die had to reach (or the total needed).
+        hits: successes counted (hits, saves...).
+        result: the outcome in a word or two.
+        detail: one sentence in game terms.
+        action_index: index (in the game's action list) of the action that caused
+            it; ``-1`` for what happened before the first action.
+        changes: the state changes it carries.
+    """
+
+    seq: int
+    turn: int
+    phase: str
+    side: str | None = None
+    formation: str | None = None
+    unit: str | None = None
+    action: str | None = None
+    kind: str = "note"
+    target: str | None = None
+    hex_from: str | None = None
+    hex_to: str | None = None
+    dice: tuple[int, ...] | None = None
+    needed: int | None = None
+    hits: int | None = None
+    result: str | None = None
+    detail: str = ""
+    action_index: int = -1
+    changes: tuple[Change, ...] = ()
+
+    def to_row(self) -> dict[str, object]:
+        """The log columns of this event as a dict."""
+        return {c: getattr(self, c) for c in LOG_COLUMNS}
+
+
+def events_frame(
+    events: Sequence[Event],
+    *,
+    categories: dict[str, Sequence[str]] | None = None,
+) -> pd.DataFrame:
+    """A DataFrame of events with the stable :data:`LOG_COLUMNS` and dtypes.
+
+    ``phase``, ``side``, ``formation``, ``action`` and ``kind`` are categoricals
+    (with the given category lists, so frames of different games concatenate
+    cleanly); ``needed`` and ``hits`` are nullable integers; ``dice`` holds tuples.
+
+    Args:
+        events: the events.
+        categories: category lists per categorical column (defaults: the values
+            present, in order of appearance).
+    """
+    import pandas as pd
+
+    cols: dict[str, list[object]] = {c: [] for c in LOG_COLUMNS}
+    for e in events:
+        for c in LOG_COLUMNS:
+            cols[c].append(getattr(e, c))
+    n = len(events)
+    data: dict[str, object] = {
+        "seq": pd.array(cols["seq"], dtype="int64"),
+        "turn": pd.array(cols["turn"], dtype="int64"),
+    }
+    cats = categories or {}
+    for c in ("phase", "side", "formation", "unit", "action", "kind"):
+        values = cols[c]
+        if c == "unit":
+            data[c] = pd.Series(values, dtype=object)
+            continue
+        known: list[str] = [str(k) for k in cats.get(c, ())]
+        seen = set(known)
+        for v in values:
+            if v is not None and v not in seen:
+                known.append(str(v))
+                seen.add(str(v))
+        data[c] = pd.Categorical(values, categories=known)
+    for c in ("target", "hex_from", "hex_to", "result", "detail"):
+        data[c] = pd.Series(cols[c], dtype=object)
+    data["dice"] = pd.Series(cols["dice"], dtype=object)
+    data["needed"] = pd.array(cols["needed"], dtype="Int64")
+    data["hits"] = pd.array(cols["hits"], dtype="Int64")
+    data["action_index"] = pd.array(cols["action_index"], dtype="int64")
+    frame = pd.DataFrame(data, index=pd.RangeIndex(n))
+    return frame[list(LOG_COLUMNS)]

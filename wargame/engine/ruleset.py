@@ -1,0 +1,338 @@
+"""The rule-system protocol, the context rules act through, and the registry.
+
+A rule system (World at War, Conflict of Heroes, Flames of War, Бронепехота) is a
+class implementing :class:`Ruleset`, registered under an id that names the edition:
+``waw-classic``, ``coh-2e``, ``fow-v3``, ``bronepehota-2008``.  The engine creates
+one instance per game from the scenario and the map, then drives it:
+
+1. :meth:`Ruleset.initial_state` builds the state from the scenario;
+2. :meth:`Ruleset.advance` plays every automatic step (chance draws, phase
+   changes, clean-up) until some side must decide or the game is over;
+3. :meth:`Ruleset.current_side` / :meth:`Ruleset.legal_actions` say who decides
+   and what they may do; :meth:`Ruleset.check` explains why an action is not
+   allowed (raising :class:`~wargame.engine.errors.IllegalActionError`) without
+   touching anything;
+4. :meth:`Ruleset.apply` resolves an action, changing the state only through
+   :meth:`RuleContext.emit` and rolling dice only with :attr:`RuleContext.rng`;
+5. :meth:`Ruleset.outcome` is ``None`` until the game is over.
+
+:meth:`Ruleset.view` gives one side's view of the state (hidden units removed), for
+systems with hidden information.  Positions may be hex labels or free points,
+units may carry facing and soldier-level models, and the state has decks and point
+pools (see :mod:`wargame.engine.state`).
+
+Rule systems register themselves with :func:`register_ruleset`; the built-in ones
+are found by importing :mod:`wargame.rules` (or through the ``wargame.rulesets``
+entry-point group) the first time an id is looked up, so the engine never imports
+a rule system by itself.
+
+Examples:
+    >>> "waw-classic" in available_rulesets()
+    True
+    >>> get_ruleset("waw-classic").id
+    'waw-classic'
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol, runtime_checkable
+
+import numpy as np
+
+from .actions import Action, action_from_dict
+from .errors import UnknownRulesetError
+from .events import Event
+from .state import Change, GameState
+
+__all__ = [
+    "Outcome",
+    "RuleContext",
+    "Ruleset",
+    "RulesetBase",
+    "available_rulesets",
+    "get_ruleset",
+    "register_ruleset",
+]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended.
+
+    Attributes:
+        winner: the winning side id, or ``None`` for a draw.
+        termination: why it ended, e.g. ``"turn limit"`` or ``"annihilation"``.
+        victory_points: final victory points per side.
+        turn: the turn in which it ended.
+    """
+
+    winner: str | None
+    termination: str
+    victory_points: Mapping[str, int] = field(default_factory=dict)
+    turn: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-friendly dict."""
+        return {
+            "winner": self.winner,
+            "termination": self.termination,
+            "victory_points": dict(self.victory_points),
+            "turn": self.turn,
+        }
+
+
+class RuleContext:
+    """What a rule system gets while it resolves actions: state, dice and the log.
+
+    Rules must change the state only with :meth:`emit` (each call appends one
+    :class:`~wargame.engine.events.Event` and applies its changes) and draw
+    randomness only from :attr:`rng`, the game's ``numpy.random.Generator``.
+    """
+
+    __slots__ = ("_sink", "action", "action_index", "map", "rng", "state")
+
+    def __init__(
+        self,
+        state: GameState,
+        rng: np.random.Generator,
+        game_map: Any,
+        sink: Callable[[Event], None],
+        action: Action | None = None,
+        action_index: int = -1,
+    ) -> None:
+        self.state = state
+        self.rng = rng
+        self.map = game_map
+        self.action = action
+        self.action_index = action_index
+        self._sink = sink
+
+    def emit(
+        self,
+        kind: str,
+        *,
+        side: str | None = None,
+        formation: str | None = None,
+        unit: str | None = None,
+        target: str | None = None,
+        hex_from: str | None = None,
+        hex_to: str | None = None,
+        dice: Sequence[int] | None = None,
+        needed: int | None = None,
+        hits: int | None = None,
+        result: str | None = None,
+        detail: str = "",
+        changes: Sequence[Change] = (),
+    ) -> Event:
+        """Apply the changes to the state and append the event.
+
+        The event's ``turn`` and ``phase`` are those in effect after its changes
+        (so "turn 2 begins" is logged in turn 2).
+        """
+        st = self.state
+        changes = tuple(changes)
+        st.apply(changes)
+        ev = Event(
+            st.seq + 1,
+            st.turn,
+            st.phase,
+            side,
+            formation,
+            unit,
+            self.action.type if self.action is not None else None,
+            kind,
+            target,
+            hex_from,
+            hex_to,
+            tuple(dice) if dice is not None else None,
+            needed,
+            hits,
+            result,
+            detail,
+            self.action_index,
+            changes,
+        )
+        st.seq = ev.seq
+        self._sink(ev)
+        return ev
+
+    def roll(
+        self,
+        n: int,
+        *,
+        sides: int = 6,
+        needed: int | None = None,
+        kind: str = "roll",
+        **columns: Any,
+    ) -> tuple[int, ...]:
+        """Roll ``n`` dice from the game's generator and log them as one event.
+
+        A die is ``floor(sides * u) + 1`` of one ``rng.random()`` draw (the same
+        convention as :func:`wargame.rules.waw.roll_d6`).  With ``needed``, the
+        event's ``hits`` counts the faces at or above it.
+        """
+        faces = tuple(int(u * sides) + 1 for u in self.rng.random(n).tolist())
+        hits = None if needed is None else sum(1 for f in faces if f >= needed)
+        self.emit(kind, dice=faces, needed=needed, hits=hits, **columns)
+        return faces
+
+
+@runtime_checkable
+class Ruleset(Protocol):
+    """A rule system bound to one scenario and map (see the module docstring).
+
+    Class attributes: ``id`` (with the edition, e.g. ``"waw-classic"``),
+    ``title``, ``positions`` (``"hex"`` or ``"point"``), and the vocabularies
+    ``phases``, ``event_kinds`` and ``action_types`` (type name -> class) used for
+    stable log categories and for decoding saved actions.
+    """
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    positions: ClassVar[str]
+    phases: ClassVar[tuple[str, ...]]
+    event_kinds: ClassVar[tuple[str, ...]]
+    action_types: ClassVar[Mapping[str, type[Action]]]
+
+    def initial_state(self) -> GameState:
+        """The state before anything happened (built from the scenario)."""
+        ...
+
+    def advance(self, ctx: RuleContext) -> None:
+        """Play automatic steps until a side must decide or the game is over."""
+        ...
+
+    def current_side(self, state: GameState) -> str | None:
+        """The side that decides next (``None`` when the game is over)."""
+        ...
+
+    def legal_actions(self, state: GameState) -> list[Action]:
+        """Every action the current side may take now."""
+        ...
+
+    def check(self, state: GameState, action: Action) -> None:
+        """Raise ``IllegalActionError`` (reason in game terms) if not allowed."""
+        ...
+
+    def apply(self, ctx: RuleContext, action: Action) -> None:
+        """Resolve a legal action through ``ctx`` (events and dice)."""
+        ...
+
+    def outcome(self, state: GameState) -> Outcome | None:
+        """How the game ended, or ``None`` while it runs."""
+        ...
+
+    def view(self, state: GameState, side: str) -> GameState:
+        """What one side may know of the state (hidden enemy units removed)."""
+        ...
+
+    def describe(self, state: GameState, action: Action) -> str:
+        """The action in game terms, e.g. ``"T-72 platoon 1/74 moves to K12"``."""
+        ...
+
+    def action_from_dict(self, data: Mapping[str, Any]) -> Action:
+        """Decode :meth:`Action.to_dict` output of this rule system's actions."""
+        ...
+
+    def unit_columns(self, state: GameState) -> dict[str, dict[str, Any]]:
+        """Extra columns for :attr:`Game.units` (column -> unit id -> value)."""
+        ...
+
+
+class RulesetBase:
+    """Defaults shared by rule systems: per-side views, action decoding, names."""
+
+    id: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    positions: ClassVar[str] = "hex"
+    phases: ClassVar[tuple[str, ...]] = ()
+    event_kinds: ClassVar[tuple[str, ...]] = ()
+    action_types: ClassVar[Mapping[str, type[Action]]] = {}
+
+    def view(self, state: GameState, side: str) -> GameState:
+        """The state without the other sides' hidden units."""
+        out = state.copy()
+        out.units = {
+            k: u for k, u in out.units.items() if not (u.hidden and u.side != side)
+        }
+        return out
+
+    def describe(self, state: GameState, action: Action) -> str:
+        """Fallback description: the action's dict."""
+        return str(action.to_dict())
+
+    def action_from_dict(self, data: Mapping[str, Any]) -> Action:
+        """Decode with :attr:`action_types`."""
+        return action_from_dict(data, self.action_types)
+
+    def unit_columns(self, state: GameState) -> dict[str, dict[str, Any]]:
+        """No extra unit columns."""
+        return {}
+
+
+# --------------------------------------------------------------------------- #
+# registry                                                                    #
+# --------------------------------------------------------------------------- #
+
+_ID_RE = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9.]+)+$")
+_REGISTRY: dict[str, type[Any] | str] = {}
+_DISCOVERED = False
+
+
+def register_ruleset(ruleset_id: str, target: type[Any] | str) -> None:
+    """Register a rule system class (or a lazy ``"module:Class"`` reference).
+
+    The id must name the edition: ``system-edition`` such as ``waw-classic``.
+
+    Examples:
+        >>> register_ruleset("waw", "x:y")
+        Traceback (most recent call last):
+        ...
+        ValueError: ruleset id 'waw' must name the edition, e.g. 'waw-classic'
+    """
+    if not _ID_RE.match(ruleset_id):
+        raise ValueError(
+            f"ruleset id {ruleset_id!r} must name the edition, e.g. 'waw-classic'"
+        )
+    _REGISTRY[ruleset_id] = target
+
+
+def _discover() -> None:
+    global _DISCOVERED
+    if _DISCOVERED:
+        return
+    _DISCOVERED = True
+    from importlib.metadata import entry_points
+
+    for ep in entry_points(group="wargame.rulesets"):
+        _REGISTRY.setdefault(ep.name, ep.value)
+    # The built-in rule systems register themselves in wargame/rules/__init__.py.
+    importlib.import_module("wargame.rules")
+
+
+def available_rulesets() -> list[str]:
+    """Ids of the registered rule systems."""
+    _discover()
+    return sorted(_REGISTRY)
+
+
+def get_ruleset(ruleset_id: str) -> type[Any]:
+    """The rule-system class registered under an id.
+
+    Raises:
+        UnknownRulesetError: no such id (the message lists the known ones).
+    """
+    _discover()
+    target = _REGISTRY.get(ruleset_id)
+    if target is None:
+        known = ", ".join(sorted(_REGISTRY)) or "(none)"
+        raise UnknownRulesetError(f"unknown ruleset {ruleset_id!r}; available: {known}")
+    if isinstance(target, str):
+        module, _, name = target.partition(":")
+        target = getattr(importlib.import_module(module), name)
+        _REGISTRY[ruleset_id] = target
+    return target

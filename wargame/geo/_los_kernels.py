@@ -1,0 +1,767 @@
+"""Compiled (numba) kernels behind :mod:`wargame.geo.los`; not public API.
+
+Every function here works on plain arrays and floats. The model they implement is
+documented in :mod:`wargame.geo.los` and ``docs/los.md``; in short, a sight line
+from P to Q is tested at ``n - 1`` sample points ``t = i / n`` (``n = ceil(D /
+step)``) and is blocked when, at any sample, the ground (bilinear on the DEM) or
+the top of an obstacle (ground + obstacle height of the land-cover cell, unless
+the sample lies in P's or Q's own hex) is *strictly* above the sight line::
+
+    line(t) = zP_eye + (zQ_eye - zP_eye) * t - k * d * (D - d),   d = t * D
+
+with ``k = curvature_coeff / (2 * earth_radius)``: the GDAL viewshed's
+``z - curvature_coeff * d**2 / (2 R)`` correction written as the earth's bulge
+under the chord. Each trace tests both directions at once (P observes Q, Q
+observes P), which differ only in which end gets the eye height.
+
+``_trace`` answers visible/blocked fast but *exactly* for that sampled model: it
+first probes a few samples (a blocker anywhere decides), then marches over the
+DEM's dual cells (the squares between four cell centres, inside which the bilinear
+ground is one quadratic along the ray) and skips every cell where an upper bound
+of ground + obstacle is provably below the sight line; only the samples of the
+other cells are evaluated. ``_profile`` evaluates every sample with the same
+``_top_at`` function, for explanations and charts; the tests check that both give
+the same answer.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit, prange
+
+# Margin (m) added to every upper bound so that rounding can never make a skipped
+# sample a blocker; it only costs a few needless sample evaluations.
+_EPS_M = 1e-6
+COS30 = 0.8660254037844386
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _in_hex(x, y, hx, hy, inr):  # type: ignore[no-untyped-def]
+    """Whether (x, y) lies in the flat-topped hex centred at (hx, hy)."""
+    ax = abs(x - hx)
+    ay = abs(y - hy)
+    return ay <= inr and COS30 * ax + 0.5 * ay <= inr
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _ground(z, zx0, zy0, zic, x, y):  # type: ignore[no-untyped-def]
+    """Bilinear DEM value at (x, y), edges clamped (as ``raster.bilinear``)."""
+    nr, nc = z.shape
+    fr = (zy0 - y) * zic - 0.5
+    fc = (x - zx0) * zic - 0.5
+    fr = min(max(fr, 0.0), nr - 1.0)
+    fc = min(max(fc, 0.0), nc - 1.0)
+    r0 = max(min(int(fr), nr - 2), 0)
+    c0 = max(min(int(fc), nc - 2), 0)
+    tr = fr - r0
+    tc = fc - c0
+    a = np.float64(z[r0, c0])
+    b = np.float64(z[r0, c0 + 1])
+    c = np.float64(z[r0 + 1, c0])
+    d = np.float64(z[r0 + 1, c0 + 1])
+    top = a + (b - a) * tc
+    bot = c + (d - c) * tc
+    return top + (bot - top) * tr
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _cover_code(cov, cx0, cy0, cic, x, y):  # type: ignore[no-untyped-def]
+    """Land-cover code of the cell containing (x, y), edges clamped."""
+    lnr, lnc = cov.shape
+    rr = min(max(math.floor((cy0 - y) * cic), 0), lnr - 1)
+    ci = min(max(math.floor((x - cx0) * cic), 0), lnc - 1)
+    return cov[rr, ci]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _top_at(  # type: ignore[no-untyped-def]
+    z, zx0, zy0, zic, cov, cx0, cy0, cic, oh, use_obst, inr, pcx, pcy, qcx, qcy, x, y
+):
+    """Ground, or obstacle top outside both end hexes, at (x, y)."""
+    gz = _ground(z, zx0, zy0, zic, x, y)
+    if use_obst:
+        h = oh[_cover_code(cov, cx0, cy0, cic, x, y)]
+        if (
+            h > 0.0
+            and not _in_hex(x, y, pcx, pcy, inr)
+            and not _in_hex(x, y, qcx, qcy, inr)
+        ):
+            return gz + h
+    return gz
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _quad_max(Z, mi, ma, m0, n0, dm, dn, a, b, cd2, ts, te):  # type: ignore[no-untyped-def]
+    """Max over t in [ts, te] of ground(t) - line_linear(t) + bulge(t).
+
+    ``Z[mi:mi+2, ma:ma+2]`` are the four corners of the dual cell the ray crosses
+    for these t (minor, major index order); ground(t) there is a quadratic.
+    """
+    za = np.float64(Z[mi, ma])
+    zb = np.float64(Z[mi, ma + 1])
+    zc = np.float64(Z[mi + 1, ma])
+    zd = np.float64(Z[mi + 1, ma + 1])
+    u0 = m0 - ma
+    v0 = n0 - mi
+    e = za - zb - zc + zd
+    g0 = za + (zb - za) * u0 + (zc - za) * v0 + e * u0 * v0 - a
+    g1 = (zb - za) * dm + (zc - za) * dn + e * (u0 * dn + v0 * dm) - (b - a - cd2)
+    g2 = e * dm * dn - cd2
+    m = max(g0 + g1 * ts + g2 * ts * ts, g0 + g1 * te + g2 * te * te)
+    if g2 < 0.0:
+        tv = -g1 / (2.0 * g2)
+        if ts < tv < te:
+            m = max(m, g0 + g1 * tv + g2 * tv * tv)
+    return m
+
+
+@njit(cache=True, nogil=True)
+def _trace(  # type: ignore[no-untyped-def]
+    z,
+    zx0,
+    zy0,
+    zcell,
+    cov,
+    cx0,
+    cy0,
+    ccell,
+    oh,
+    use_obst,
+    inr,
+    Zs,
+    Us,
+    Os,
+    px,
+    py,
+    pcx,
+    pcy,
+    qx,
+    qy,
+    qcx,
+    qcy,
+    zp,
+    zq,
+    hp1,
+    hq1,
+    hp2,
+    hq2,
+    step,
+    kcurv,
+    nprobe,
+):
+    """Blocked flags (P->Q, Q->P) of the sight line between P and Q.
+
+    ``zp``/``zq`` are the grounds at P and Q from ``_ground`` (the caller's, so that
+    the table can compute them once per hex).
+
+    ``hp1``/``hq1`` are the heights above ground at P and Q for the first line,
+    ``hp2``/``hq2`` for the second. Exact for the sampled model (see module doc).
+    """
+    zic = 1.0 / zcell
+    cic = 1.0 / ccell
+    dx = qx - px
+    dy = qy - py
+    D = math.sqrt(dx * dx + dy * dy)
+    n = math.ceil(D / step)
+    if n < 2:
+        return False, False
+    a1 = zp + hp1
+    b1 = zq + hq1
+    a2 = zp + hp2
+    b2 = zq + hq2
+    bl1 = False
+    bl2 = False
+    inv = 1.0 / n
+    cd2 = kcurv * D * D
+    # 1. probes: midpoint, quarters, eighths... (any blocker decides)
+    den = 2
+    while den <= nprobe:
+        for num in range(1, den, 2):
+            i = (n * num) // den
+            if i < 1:
+                continue
+            t = i * inv
+            top = _top_at(
+                z,
+                zx0,
+                zy0,
+                zic,
+                cov,
+                cx0,
+                cy0,
+                cic,
+                oh,
+                use_obst,
+                inr,
+                pcx,
+                pcy,
+                qcx,
+                qcy,
+                px + dx * t,
+                py + dy * t,
+            )
+            d = D * t
+            bulge = kcurv * d * (D - d)
+            if top > a1 + (b1 - a1) * t - bulge:
+                bl1 = True
+            if top > a2 + (b2 - a2) * t - bulge:
+                bl2 = True
+            if bl1 and bl2:
+                return True, True
+        den *= 2
+    # 2. march over the dual cells along the major axis, one column slab at a time
+    maxb = cd2 * 0.25 + _EPS_M
+    fr0 = (zy0 - py) * zic - 0.5
+    fc0 = (px - zx0) * zic - 0.5
+    dfr = -dy * zic
+    dfc = dx * zic
+    if abs(dfc) >= abs(dfr):
+        o = 0
+        m0 = fc0
+        n0 = fr0
+        dm = dfc
+        dn = dfr
+    else:
+        o = 1
+        m0 = fr0
+        n0 = fc0
+        dm = dfr
+        dn = dfc
+    Z = Zs[o]
+    U = Us[o]
+    OB = Os[o]
+    nmi, nma = U.shape
+    sgn = 1 if dm > 0 else -1
+    mc = math.floor(m0)
+    invdm = 1.0 / dm
+    nxt = 1
+    while nxt < n:
+        bnd = mc + 1 if sgn > 0 else mc
+        t_out = (bnd - m0) * invdm
+        if t_out > 1.0:
+            t_out = 1.0
+        ihi = int(t_out * n)
+        if ihi > n - 1:
+            ihi = n - 1
+        if ihi >= nxt:
+            ts = nxt * inv
+            te = ihi * inv
+            na = math.floor(n0 + dn * ts)
+            nb = math.floor(n0 + dn * te)
+            nlo = min(na, nb)
+            mcl = min(max(mc, 0), nma - 1)
+            nlc = min(max(nlo, 0), nmi - 1)
+            u = U[nlc, mcl]
+            if na != nb:
+                u = max(u, U[min(max(nlo + 1, 0), nmi - 1), mcl])
+            need = False
+            if not bl1 and u > min(a1 + (b1 - a1) * ts, a1 + (b1 - a1) * te) - maxb:
+                need = True
+            if (
+                not need
+                and not bl2
+                and u > min(a2 + (b2 - a2) * ts, a2 + (b2 - a2) * te) - maxb
+            ):
+                need = True
+            if need and mcl == mc and nlc == nlo and na == nb:
+                ob = OB[nlc, mcl] if use_obst else 0.0
+                need = False
+                if (
+                    not bl1
+                    and _quad_max(Z, nlo, mc, m0, n0, dm, dn, a1, b1, cd2, ts, te) + ob
+                    > -_EPS_M
+                ):
+                    need = True
+                if (
+                    not need
+                    and not bl2
+                    and _quad_max(Z, nlo, mc, m0, n0, dm, dn, a2, b2, cd2, ts, te) + ob
+                    > -_EPS_M
+                ):
+                    need = True
+            if need:
+                for i in range(nxt, ihi + 1):
+                    t = i * inv
+                    top = _top_at(
+                        z,
+                        zx0,
+                        zy0,
+                        zic,
+                        cov,
+                        cx0,
+                        cy0,
+                        cic,
+                        oh,
+                        use_obst,
+                        inr,
+                        pcx,
+                        pcy,
+                        qcx,
+                        qcy,
+                        px + dx * t,
+                        py + dy * t,
+                    )
+                    d = D * t
+                    bulge = kcurv * d * (D - d)
+                    if top > a1 + (b1 - a1) * t - bulge:
+                        bl1 = True
+                    if top > a2 + (b2 - a2) * t - bulge:
+                        bl2 = True
+                    if bl1 and bl2:
+                        return True, True
+            nxt = ihi + 1
+        if t_out >= 1.0:
+            break
+        mc += sgn
+    return bl1, bl2
+
+
+@njit(cache=True, nogil=True)
+def pairs_visible(  # type: ignore[no-untyped-def]
+    z,
+    zx0,
+    zy0,
+    zcell,
+    cov,
+    cx0,
+    cy0,
+    ccell,
+    oh,
+    use_obst,
+    inr,
+    Zs,
+    Us,
+    Os,
+    ax,
+    ay,
+    acx,
+    acy,
+    bx,
+    by,
+    bcx,
+    bcy,
+    h_obs,
+    h_tgt,
+    step,
+    kcurv,
+    nprobe,
+):
+    """Visibility a[k] -> b[k] for arrays of observers and targets (one thread)."""
+    m = ax.size
+    out = np.empty(m, np.bool_)
+    zic = 1.0 / zcell
+    for k in range(m):
+        # canonical order (smaller x, then y, first) makes both directions of a
+        # pair use bit-identical samples, so equal heights give symmetric answers
+        fwd = ax[k] < bx[k] or (ax[k] == bx[k] and ay[k] <= by[k])
+        if fwd:
+            px, py, pcx, pcy = ax[k], ay[k], acx[k], acy[k]
+            qx, qy, qcx, qcy = bx[k], by[k], bcx[k], bcy[k]
+        else:
+            px, py, pcx, pcy = bx[k], by[k], bcx[k], bcy[k]
+            qx, qy, qcx, qcy = ax[k], ay[k], acx[k], acy[k]
+        zp = _ground(z, zx0, zy0, zic, px, py)
+        zq = _ground(z, zx0, zy0, zic, qx, qy)
+        b1, b2 = _trace(
+            z,
+            zx0,
+            zy0,
+            zcell,
+            cov,
+            cx0,
+            cy0,
+            ccell,
+            oh,
+            use_obst,
+            inr,
+            Zs,
+            Us,
+            Os,
+            px,
+            py,
+            pcx,
+            pcy,
+            qx,
+            qy,
+            qcx,
+            qcy,
+            zp,
+            zq,
+            h_obs,
+            h_tgt,
+            h_tgt,
+            h_obs,
+            step,
+            kcurv,
+            nprobe,
+        )
+        out[k] = not (b1 if fwd else b2)
+    return out
+
+
+@njit(cache=True, parallel=True)
+def pairs_visible_parallel(  # type: ignore[no-untyped-def]
+    z,
+    zx0,
+    zy0,
+    zcell,
+    cov,
+    cx0,
+    cy0,
+    ccell,
+    oh,
+    use_obst,
+    inr,
+    Zs,
+    Us,
+    Os,
+    ax,
+    ay,
+    acx,
+    acy,
+    bx,
+    by,
+    bcx,
+    bcy,
+    h_obs,
+    h_tgt,
+    step,
+    kcurv,
+    nprobe,
+    nchunk,
+):
+    """:func:`pairs_visible` split into ``nchunk`` interleaved parallel chunks."""
+    m = ax.size
+    out = np.empty(m, np.bool_)
+    for c in prange(nchunk):
+        sl = np.arange(c, m, nchunk)
+        res = pairs_visible(
+            z,
+            zx0,
+            zy0,
+            zcell,
+            cov,
+            cx0,
+            cy0,
+            ccell,
+            oh,
+            use_obst,
+            inr,
+            Zs,
+            Us,
+            Os,
+            ax[sl],
+            ay[sl],
+            acx[sl],
+            acy[sl],
+            bx[sl],
+            by[sl],
+            bcx[sl],
+            bcy[sl],
+            h_obs,
+            h_tgt,
+            step,
+            kcurv,
+            nprobe,
+        )
+        out[sl] = res
+    return out
+
+
+@njit(cache=True, nogil=True)
+def profile(  # type: ignore[no-untyped-def]
+    z,
+    zx0,
+    zy0,
+    zcell,
+    cov,
+    cx0,
+    cy0,
+    ccell,
+    oh,
+    use_obst,
+    inr,
+    px,
+    py,
+    pcx,
+    pcy,
+    qx,
+    qy,
+    qcx,
+    qcy,
+    hp1,
+    hq1,
+    hp2,
+    hq2,
+    step,
+    kcurv,
+):
+    """Every sample of the P->Q sight line (endpoints included), for explanations.
+
+    Returns ``t``, ground, top (ground or obstacle top), land-cover code, line 1,
+    line 2 (arrays of n + 1 values); samples 1..n-1 are tested, as in ``_trace``.
+    """
+    zic = 1.0 / zcell
+    cic = 1.0 / ccell
+    dx = qx - px
+    dy = qy - py
+    D = math.sqrt(dx * dx + dy * dy)
+    zp = _ground(z, zx0, zy0, zic, px, py)
+    zq = _ground(z, zx0, zy0, zic, qx, qy)
+    n = math.ceil(D / step)
+    if n < 1:
+        n = 1
+    inv = 1.0 / n
+    a1 = zp + hp1
+    b1 = zq + hq1
+    a2 = zp + hp2
+    b2 = zq + hq2
+    tt = np.empty(n + 1)
+    ground = np.empty(n + 1)
+    top = np.empty(n + 1)
+    code = np.zeros(n + 1, np.uint8)
+    line1 = np.empty(n + 1)
+    line2 = np.empty(n + 1)
+    for i in range(n + 1):
+        t = i * inv
+        x = px + dx * t
+        y = py + dy * t
+        d = D * t
+        bulge = kcurv * d * (D - d)
+        tt[i] = t
+        ground[i] = _ground(z, zx0, zy0, zic, x, y)
+        code[i] = _cover_code(cov, cx0, cy0, cic, x, y)
+        if 0 < i < n:
+            top[i] = _top_at(
+                z,
+                zx0,
+                zy0,
+                zic,
+                cov,
+                cx0,
+                cy0,
+                cic,
+                oh,
+                use_obst,
+                inr,
+                pcx,
+                pcy,
+                qcx,
+                qcy,
+                x,
+                y,
+            )
+            line1[i] = a1 + (b1 - a1) * t - bulge
+            line2[i] = a2 + (b2 - a2) * t - bulge
+        else:
+            top[i] = ground[i]
+            line1[i] = a1 if i == 0 else b1
+            line2[i] = a2 if i == 0 else b2
+    return tt, ground, top, code, line1, line2
+
+
+@njit(cache=True, nogil=True)
+def _table_row(  # type: ignore[no-untyped-def]
+    i,
+    z,
+    zx0,
+    zy0,
+    zcell,
+    cov,
+    cx0,
+    cy0,
+    ccell,
+    oh,
+    use_obst,
+    inr,
+    Zs,
+    Us,
+    Os,
+    cx,
+    cy,
+    zc,
+    ncol,
+    nrow,
+    dq,
+    dr,
+    h_obs,
+    h_tgt,
+    step,
+    kcurv,
+    nprobe,
+    fwd,
+    bwd,
+):
+    col = i // nrow
+    row = i % nrow
+    q = col
+    r = row - (col - (col & 1)) // 2
+    for k in range(dq.size):
+        tq = q + dq[k]
+        tr = r + dr[k]
+        tcol = tq
+        trow = tr + (tq - (tq & 1)) // 2
+        if tcol < 0 or tcol >= ncol or trow < 0 or trow >= nrow:
+            continue
+        j = tcol * nrow + trow
+        canon = cx[i] < cx[j] or (cx[i] == cx[j] and cy[i] <= cy[j])
+        ip = i if canon else j
+        iq = j if canon else i
+        b1, b2 = _trace(
+            z,
+            zx0,
+            zy0,
+            zcell,
+            cov,
+            cx0,
+            cy0,
+            ccell,
+            oh,
+            use_obst,
+            inr,
+            Zs,
+            Us,
+            Os,
+            cx[ip],
+            cy[ip],
+            cx[ip],
+            cy[ip],
+            cx[iq],
+            cy[iq],
+            cx[iq],
+            cy[iq],
+            zc[ip],
+            zc[iq],
+            h_obs,
+            h_tgt,
+            h_tgt,
+            h_obs,
+            step,
+            kcurv,
+            nprobe,
+        )
+        vis_ij = not (b1 if canon else b2)
+        vis_ji = not (b2 if canon else b1)
+        if vis_ij:
+            fwd[k >> 3] |= np.uint8(1 << (k & 7))
+        if vis_ji:
+            bwd[k >> 3] |= np.uint8(1 << (k & 7))
+
+
+@njit(cache=True, parallel=True)
+def table(  # type: ignore[no-untyped-def]
+    z,
+    zx0,
+    zy0,
+    zcell,
+    cov,
+    cx0,
+    cy0,
+    ccell,
+    oh,
+    use_obst,
+    inr,
+    Zs,
+    Us,
+    Os,
+    cx,
+    cy,
+    ncol,
+    nrow,
+    dq,
+    dr,
+    h_obs,
+    h_tgt,
+    step,
+    kcurv,
+    nprobe,
+    order,
+):
+    """Bit rows ``fwd[i]`` (i sees i + offset k) and ``bwd[i]`` (i + offset k sees i).
+
+    ``dq``/``dr`` list one half of the axial offsets within range (the other half
+    is the negatives); each unordered pair is traced once for both directions.
+    """
+    n = cx.size
+    nbytes = (dq.size + 7) // 8
+    fwd = np.zeros((n, nbytes), np.uint8)
+    bwd = np.zeros((n, nbytes), np.uint8)
+    # ground at every hex centre, once (the same _ground as for single pairs)
+    zc = np.empty(n)
+    zic = 1.0 / zcell
+    for i in range(n):
+        zc[i] = _ground(z, zx0, zy0, zic, cx[i], cy[i])
+    for kk in prange(order.size):
+        i = order[kk]
+        _table_row(
+            i,
+            z,
+            zx0,
+            zy0,
+            zcell,
+            cov,
+            cx0,
+            cy0,
+            ccell,
+            oh,
+            use_obst,
+            inr,
+            Zs,
+            Us,
+            Os,
+            cx,
+            cy,
+            zc,
+            ncol,
+            nrow,
+            dq,
+            dr,
+            h_obs,
+            h_tgt,
+            step,
+            kcurv,
+            nprobe,
+            fwd[i],
+            bwd[i],
+        )
+    return fwd, bwd
+
+
+@njit(cache=True)
+def cell_bounds(z, zx0, zy0, zcell, cov, cx0, cy0, ccell, oh, use_obst):  # type: ignore[no-untyped-def]
+    """Upper bounds per dual cell: max ground + max obstacle, and the obstacle max.
+
+    Dual cell ``(i, j)`` holds the points whose bilinear interpolation uses DEM
+    cells ``(i..i+1, j..j+1)`` (edge cells also hold the clamped margins).
+    """
+    nr, nc = z.shape
+    lnr, lnc = cov.shape
+    ub = np.empty((nr - 1, nc - 1), np.float64)
+    obm = np.zeros((nr - 1, nc - 1), np.float64)
+    for i in range(nr - 1):
+        y_hi = zy0 - (i + 0.5) * zcell + _EPS_M
+        y_lo = zy0 - (i + 1.5) * zcell - _EPS_M
+        r_a = 0 if i == 0 else math.floor((cy0 - y_hi) / ccell)
+        r_b = lnr - 1 if i == nr - 2 else math.floor((cy0 - y_lo) / ccell)
+        r_a = min(max(r_a, 0), lnr - 1)
+        r_b = min(max(r_b, 0), lnr - 1)
+        for j in range(nc - 1):
+            g = max(max(z[i, j], z[i, j + 1]), max(z[i + 1, j], z[i + 1, j + 1]))
+            h = 0.0
+            if use_obst:
+                x_lo = zx0 + (j + 0.5) * zcell - _EPS_M
+                x_hi = zx0 + (j + 1.5) * zcell + _EPS_M
+                c_a = 0 if j == 0 else math.floor((x_lo - cx0) / ccell)
+                c_b = lnc - 1 if j == nc - 2 else math.floor((x_hi - cx0) / ccell)
+                c_a = min(max(c_a, 0), lnc - 1)
+                c_b = min(max(c_b, 0), lnc - 1)
+                for rr in range(r_a, r_b + 1):
+                    for ci in range(c_a, c_b + 1):
+                        v = oh[cov[rr, ci]]
+                        if v > h:
+                            h = v
+            ub[i, j] = np.float64(g) + h + _EPS_M
+            obm[i, j] = h
+    return ub, obm

@@ -1,0 +1,642 @@
+"""Viewsheds at DEM resolution: a fast R2 ray sweep, and polygons for display.
+
+Two ways to decide which DEM cells an observer sees; both use the sight-line model
+of :mod:`wargame.geo.los` (eye and target heights above the bilinear ground,
+curvature and refraction as GDAL's viewshed, a target is seen unless something is
+strictly above the sight line):
+
+* **R2 sweep** (:func:`viewshed_array`, and ``Map.viewshed(..., obstacles=False)``):
+  rays from the observer to every cell of a square perimeter around it (Franklin
+  and Ray's R2), walked one column (or row) at a time. At each step the ray's
+  horizon is the running maximum of the slope to the ground interpolated
+  linearly where the ray crosses the line through the cell centres (which is the
+  bilinear ground there). Each cell takes its answer from the one ray that
+  passes closest to its centre (so every cell is written by exactly one ray and
+  the result does not depend on thread timing), comparing the cell's own
+  elevation + target height at its true distance with that ray's horizon so
+  far. O(cells); rays run in parallel. Cells are evaluated at their centres; the
+  ray used passes within half a cell of it, the source of the (< 1 %)
+  disagreement with an exact per-cell ray (see ``benchmarks/bench_los.py``).
+* **Per-cell sight lines** (``Map.viewshed(..., obstacles=True)``, the default):
+  :func:`wargame.geo.los.visible_many` from the observer to every cell centre,
+  with obstacles and the own-hex exemption, i.e. exactly ``Map.los`` to each cell
+  centre (10 m samples, exact early exits).
+
+:func:`mask_to_polygon` turns a boolean raster into a shapely (Multi)Polygon
+whose edges follow the cell edges.
+
+Examples:
+    >>> import numpy as np
+    >>> z = np.zeros((21, 21), np.float32); z[:, 14] = 50.0   # a wall east
+    >>> vis = viewshed_array(z, 10.0, 10.0, obs_row=10, obs_col=10)
+    >>> bool(vis[10, 13]), bool(vis[10, 14]), bool(vis[10, 18])
+    (True, True, False)
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+import shapely
+from numba import njit, prange
+
+from wargame.geo.los import (
+    CURVATURE_COEFF,
+    DEFAULT_OBSERVER_HEIGHT_M,
+    Obstacles,
+    Where,
+    _kcurv,
+    check_height,
+    terrain_of_map,
+    visible_many,
+)
+from wargame.geo.raster import RasterGrid, bilinear
+
+if TYPE_CHECKING:  # pragma: no cover
+    from wargame.geo.maps import Map
+
+
+# --------------------------------------------------------------------------- #
+# R2 sweep                                                                    #
+# --------------------------------------------------------------------------- #
+
+
+# Each cell centre lies between two neighbouring rays; the ray above it (larger
+# minor coordinate) decides, interpolating the horizon of the two rays linearly at
+# the cell's position: every cell is decided exactly once, whatever the threads do.
+# The sweep is written out twice (E/W sweeps step along columns, N/S along rows)
+# so that neither has a branch on the axis in its inner loop.
+
+
+@njit(cache=True, nogil=True)
+def _sweep_ew(  # type: ignore[no-untyped-def]
+    z,
+    vis,
+    sgn,
+    mo,
+    no,
+    dM,
+    dN,
+    m_first,
+    m_last,
+    Rm,
+    p,
+    zeye,
+    ht,
+    kcurv,
+    maxd2,
+    invk,
+    hprev,
+    nprev,
+    hcur,
+    write,
+):
+    """One ray of the east or west sector (major axis = columns)."""
+    n_minor = z.shape[0]
+    s = (p - no) / Rm
+    s_prev = (p - 1 - no) / Rm
+    L = math.sqrt(dM * dM + s * s * dN * dN)
+    invL = 1.0 / L
+    hmax = -1e300
+    it = 0
+    for m in range(m_first, m_last + sgn, sgn):
+        km = (m - mo) * sgn
+        y = no + km * s
+        if y < -1.0 or y >= n_minor:  # no cell of this ray is left
+            break
+        hcur[it] = hmax
+        if write:
+            # the cell centre between this ray and the previous one is ours; its
+            # horizon is interpolated between the two rays' horizons
+            j = math.floor(y)
+            yp = no + km * s_prev
+            dj = j - no
+            if j >= 0 and j > yp and abs(dj) <= km:
+                dist2 = km * km * dM * dM + dj * dj * dN * dN
+                if dist2 <= maxd2:
+                    h = hmax
+                    if it < nprev:
+                        h = hprev[it] + (j - yp) / (y - yp) * (hmax - hprev[it])
+                    zt = np.float64(z[j, m]) + ht - kcurv * dist2 - zeye
+                    if zt >= h * math.sqrt(dist2):
+                        vis[j, m] = True
+        j0 = int(y + 1.0) - 1
+        if j0 < 0:
+            g = np.float64(z[0, m])
+        elif j0 >= n_minor - 1:
+            g = np.float64(z[n_minor - 1, m])
+        else:
+            g0 = np.float64(z[j0, m])
+            g = g0 + (np.float64(z[j0 + 1, m]) - g0) * (y - j0)
+        d = km * L
+        hmax = max(hmax, (g - kcurv * d * d - zeye) * (invL * invk[m]))
+        it += 1
+    return it
+
+
+@njit(cache=True, nogil=True)
+def _sweep_ns(  # type: ignore[no-untyped-def]
+    z,
+    vis,
+    sgn,
+    mo,
+    no,
+    dM,
+    dN,
+    m_first,
+    m_last,
+    Rm,
+    p,
+    zeye,
+    ht,
+    kcurv,
+    maxd2,
+    invk,
+    hprev,
+    nprev,
+    hcur,
+    write,
+):
+    """One ray of the south or north sector (major axis = rows)."""
+    n_minor = z.shape[1]
+    s = (p - no) / Rm
+    s_prev = (p - 1 - no) / Rm
+    L = math.sqrt(dM * dM + s * s * dN * dN)
+    invL = 1.0 / L
+    hmax = -1e300
+    it = 0
+    for m in range(m_first, m_last + sgn, sgn):
+        km = (m - mo) * sgn
+        y = no + km * s
+        if y < -1.0 or y >= n_minor:  # no cell of this ray is left
+            break
+        hcur[it] = hmax
+        if write:
+            # the cell centre between this ray and the previous one is ours; its
+            # horizon is interpolated between the two rays' horizons
+            j = math.floor(y)
+            yp = no + km * s_prev
+            dj = j - no
+            if j >= 0 and j > yp and abs(dj) < km:
+                dist2 = km * km * dM * dM + dj * dj * dN * dN
+                if dist2 <= maxd2:
+                    h = hmax
+                    if it < nprev:
+                        h = hprev[it] + (j - yp) / (y - yp) * (hmax - hprev[it])
+                    zt = np.float64(z[m, j]) + ht - kcurv * dist2 - zeye
+                    if zt >= h * math.sqrt(dist2):
+                        vis[m, j] = True
+        j0 = int(y + 1.0) - 1
+        if j0 < 0:
+            g = np.float64(z[m, 0])
+        elif j0 >= n_minor - 1:
+            g = np.float64(z[m, n_minor - 1])
+        else:
+            g0 = np.float64(z[m, j0])
+            g = g0 + (np.float64(z[m, j0 + 1]) - g0) * (y - j0)
+        d = km * L
+        hmax = max(hmax, (g - kcurv * d * d - zeye) * (invL * invk[m]))
+        it += 1
+    return it
+
+
+@njit(cache=True, parallel=True)
+def _r2(z, dx, dy, ro, co, zeye, ht, kcurv, maxdist):  # type: ignore[no-untyped-def]
+    nr, nc = z.shape
+    vis = np.zeros((nr, nc), np.bool_)
+    maxd2 = maxdist * maxdist if maxdist > 0 else np.inf
+    # sector parameters: E, W (major = columns), S, N (major = rows)
+    sgn = np.array([1, -1, 1, -1])
+    mo = np.array([co, co, ro, ro])
+    no = np.array([ro, ro, co, co])
+    dM = np.array([dx, dx, dy, dy])
+    dN = np.array([dy, dy, dx, dx])
+    n_major = np.array([nc, nc, nr, nr])
+    m_first = np.zeros(4, np.int64)
+    m_last = np.zeros(4, np.int64)
+    Rm = np.zeros(4)
+    p0 = np.zeros(4, np.int64)
+    cnt = np.zeros(4, np.int64)
+    for s in range(4):
+        reach = maxdist / dM[s] if maxdist > 0 else np.inf
+        if sgn[s] > 0:
+            m_first[s] = math.floor(mo[s]) + 1
+            m_last[s] = n_major[s] - 1
+            if mo[s] + reach < m_last[s]:
+                m_last[s] = math.floor(mo[s] + reach)
+            Rm[s] = m_last[s] - mo[s]
+        else:
+            m_first[s] = math.ceil(mo[s]) - 1
+            m_last[s] = 0
+            if mo[s] - reach > 0:
+                m_last[s] = math.ceil(mo[s] - reach)
+            Rm[s] = mo[s] - m_last[s]
+        if (m_last[s] - m_first[s]) * sgn[s] < 0 or Rm[s] <= 0:
+            cnt[s] = 0
+            continue
+        # rays aim at a perimeter one cell beyond the last column (row), so that
+        # neighbouring rays are always less than one cell apart
+        Rm[s] += 1.0
+        p0[s] = math.floor(no[s] - Rm[s])
+        cnt[s] = math.ceil(no[s] + Rm[s]) - p0[s] + 2
+    total = cnt.sum()
+    # 1 / (distance along the major axis) per column or row, for each sector
+    invk = np.zeros((4, max(nr, nc)))
+    for s in range(4):
+        for m in range(n_major[s]):
+            km = (m - mo[s]) * sgn[s]
+            if km > 0:
+                invk[s, m] = 1.0 / km
+    # blocks of neighbouring rays (which read the same cache lines) go to the same
+    # thread; even blocks to one half of the prange, odd to the other, for balance
+    bsize = 16
+    nblock = (total + bsize - 1) // bsize
+    nhalf = (nblock + 1) // 2
+    nmax = max(nr, nc) + 1
+    for c in prange(nblock):
+        b = 2 * c if c < nhalf else 2 * (c - nhalf) + 1
+        hprev = np.empty(nmax)
+        hcur = np.empty(nmax)
+        nprev = 0
+        for r in range(b * bsize, min(total, (b + 1) * bsize)):
+            s = 0
+            rr = r
+            while rr >= cnt[s]:
+                rr -= cnt[s]
+                s += 1
+            p = p0[s] + rr
+            if r == b * bsize or rr == 0:
+                # start of a block or sector: trace the previous ray first
+                if s < 2:
+                    nprev = _sweep_ew(
+                        z,
+                        vis,
+                        sgn[s],
+                        mo[s],
+                        no[s],
+                        dM[s],
+                        dN[s],
+                        m_first[s],
+                        m_last[s],
+                        Rm[s],
+                        p - 1,
+                        zeye,
+                        ht,
+                        kcurv,
+                        maxd2,
+                        invk[s],
+                        hcur,
+                        0,
+                        hprev,
+                        False,
+                    )
+                else:
+                    nprev = _sweep_ns(
+                        z,
+                        vis,
+                        sgn[s],
+                        mo[s],
+                        no[s],
+                        dM[s],
+                        dN[s],
+                        m_first[s],
+                        m_last[s],
+                        Rm[s],
+                        p - 1,
+                        zeye,
+                        ht,
+                        kcurv,
+                        maxd2,
+                        invk[s],
+                        hcur,
+                        0,
+                        hprev,
+                        False,
+                    )
+            if s < 2:
+                ncur = _sweep_ew(
+                    z,
+                    vis,
+                    sgn[s],
+                    mo[s],
+                    no[s],
+                    dM[s],
+                    dN[s],
+                    m_first[s],
+                    m_last[s],
+                    Rm[s],
+                    p,
+                    zeye,
+                    ht,
+                    kcurv,
+                    maxd2,
+                    invk[s],
+                    hprev,
+                    nprev,
+                    hcur,
+                    True,
+                )
+            else:
+                ncur = _sweep_ns(
+                    z,
+                    vis,
+                    sgn[s],
+                    mo[s],
+                    no[s],
+                    dM[s],
+                    dN[s],
+                    m_first[s],
+                    m_last[s],
+                    Rm[s],
+                    p,
+                    zeye,
+                    ht,
+                    kcurv,
+                    maxd2,
+                    invk[s],
+                    hprev,
+                    nprev,
+                    hcur,
+                    True,
+                )
+            hprev, hcur = hcur, hprev
+            nprev = ncur
+    i = math.floor(ro + 0.5)
+    j = math.floor(co + 0.5)
+    if 0 <= i < nr and 0 <= j < nc:
+        vis[i, j] = True
+    return vis
+
+
+def viewshed_array(
+    dem: npt.ArrayLike,
+    cell_x_m: float,
+    cell_y_m: float,
+    obs_row: float,
+    obs_col: float,
+    observer_height_m: float = DEFAULT_OBSERVER_HEIGHT_M,
+    target_height_m: float = 0.0,
+    *,
+    max_distance_m: float = 0.0,
+    curvature_coeff: float = CURVATURE_COEFF,
+) -> npt.NDArray[np.bool_]:
+    """R2 viewshed of a bare DEM (no obstacles); True where a cell is seen.
+
+    Args:
+        dem: elevations in metres, rows north to south (any float dtype).
+        cell_x_m, cell_y_m: cell width and height in metres (need not be equal).
+        obs_row, obs_col: observer position in fractional cell indices (integers are
+            cell centres); its ground is the bilinear DEM value there.
+        observer_height_m, target_height_m: heights above ground (>= 0).
+        max_distance_m: only cells whose centres are this close (0: no limit).
+        curvature_coeff: 0.85714 (GDAL's default) or 0 for a flat earth.
+
+    Examples:
+        >>> vis = viewshed_array(np.zeros((5, 5)), 50.0, 50.0, 2, 2)
+        >>> bool(vis.all())
+        True
+    """
+    z = np.ascontiguousarray(dem, dtype=np.float32)
+    if z.ndim != 2 or min(z.shape) < 2:
+        raise ValueError(f"dem must be a 2-D array of at least 2 x 2, got {z.shape}")
+    h_o = check_height(observer_height_m, "observer_height_m")
+    h_t = check_height(target_height_m, "target_height_m")
+    if not (cell_x_m > 0 and cell_y_m > 0):
+        raise ValueError(f"cell sizes must be > 0 m, got {cell_x_m}, {cell_y_m}")
+    nr, nc = z.shape
+    if not (0 <= obs_row <= nr - 1 and 0 <= obs_col <= nc - 1):
+        raise ValueError(
+            f"observer (row {obs_row}, col {obs_col}) is outside the DEM "
+            f"(rows 0–{nr - 1}, cols 0–{nc - 1})"
+        )
+    if not (max_distance_m >= 0):
+        raise ValueError(f"max_distance_m must be >= 0, got {max_distance_m}")
+    g = RasterGrid(0.0, float(nr), 1.0, nr, nc)
+    zo = float(bilinear(z, g, obs_col + 0.5, nr - obs_row - 0.5))
+    kc = _kcurv(curvature_coeff)
+    if max_distance_m > 0:
+        # sweep only the window around the circle, then place it in the raster
+        hr = int(max_distance_m // cell_y_m) + 1
+        hc = int(max_distance_m // cell_x_m) + 1
+        r0, r1 = max(0, int(obs_row) - hr), min(nr, int(obs_row) + hr + 2)
+        c0, c1 = max(0, int(obs_col) - hc), min(nc, int(obs_col) + hc + 2)
+        if (r1 - r0) * (c1 - c0) < nr * nc:
+            sub = np.ascontiguousarray(z[r0:r1, c0:c1])
+            out = np.zeros((nr, nc), np.bool_)
+            out[r0:r1, c0:c1] = _r2(
+                sub,
+                float(cell_x_m),
+                float(cell_y_m),
+                float(obs_row) - r0,
+                float(obs_col) - c0,
+                zo + h_o,
+                h_t,
+                kc,
+                float(max_distance_m),
+            )
+            return out
+    return _r2(
+        z,
+        float(cell_x_m),
+        float(cell_y_m),
+        float(obs_row),
+        float(obs_col),  # type: ignore[no-any-return]
+        zo + h_o,
+        h_t,
+        kc,
+        float(max_distance_m),
+    )
+
+
+# --------------------------------------------------------------------------- #
+# Polygons                                                                    #
+# --------------------------------------------------------------------------- #
+
+
+@njit(cache=True)
+def _rectangles(mask):  # type: ignore[no-untyped-def]
+    """Cover True cells with rectangles: row runs merged down while identical."""
+    nr, nc = mask.shape
+    out = np.empty((nr * nc // 2 + nr + 1, 4), np.int64)  # r0, r1, c0, c1 (ends excl.)
+    nout = 0
+    # open rectangles from the previous row, keyed by their column run
+    open_c0 = np.empty(nc, np.int64)
+    open_c1 = np.empty(nc, np.int64)
+    open_r0 = np.empty(nc, np.int64)
+    nopen = 0
+    new_c0 = np.empty(nc, np.int64)
+    new_c1 = np.empty(nc, np.int64)
+    new_r0 = np.empty(nc, np.int64)
+    for r in range(nr + 1):
+        nnew = 0
+        if r < nr:
+            c = 0
+            while c < nc:
+                if mask[r, c]:
+                    c0 = c
+                    while c < nc and mask[r, c]:
+                        c += 1
+                    new_c0[nnew] = c0
+                    new_c1[nnew] = c
+                    new_r0[nnew] = r
+                    nnew += 1
+                else:
+                    c += 1
+        # match runs with open rectangles (both sorted by c0)
+        a = 0
+        for b in range(nnew):
+            while a < nopen and open_c0[a] < new_c0[b]:
+                out[nout, 0] = open_r0[a]
+                out[nout, 1] = r
+                out[nout, 2] = open_c0[a]
+                out[nout, 3] = open_c1[a]
+                nout += 1
+                a += 1
+            if a < nopen and open_c0[a] == new_c0[b] and open_c1[a] == new_c1[b]:
+                new_r0[b] = open_r0[a]
+                a += 1
+        while a < nopen:
+            out[nout, 0] = open_r0[a]
+            out[nout, 1] = r
+            out[nout, 2] = open_c0[a]
+            out[nout, 3] = open_c1[a]
+            nout += 1
+            a += 1
+        for b in range(nnew):
+            open_c0[b] = new_c0[b]
+            open_c1[b] = new_c1[b]
+            open_r0[b] = new_r0[b]
+        nopen = nnew
+    return out[:nout]
+
+
+def mask_to_polygon(mask: npt.ArrayLike, grid: RasterGrid) -> shapely.Geometry:
+    """Polygonise a boolean raster: the union of its True cells, in map metres.
+
+    Examples:
+        >>> g = RasterGrid(0.0, 30.0, 10.0, 3, 3)
+        >>> m = np.array([[1, 1, 0], [1, 0, 0], [0, 0, 1]], bool)
+        >>> p = mask_to_polygon(m, g)
+        >>> p.geom_type, p.area
+        ('MultiPolygon', 400.0)
+    """
+    m = np.ascontiguousarray(mask, dtype=np.bool_)
+    if m.shape != grid.shape:
+        raise ValueError(f"mask shape {m.shape} != grid shape {grid.shape}")
+    rect = _rectangles(m)
+    if len(rect) == 0:
+        return shapely.MultiPolygon()
+    c = grid.cell_m
+    boxes = shapely.box(
+        grid.x0 + rect[:, 2] * c,
+        grid.y0 - rect[:, 1] * c,
+        grid.x0 + rect[:, 3] * c,
+        grid.y0 - rect[:, 0] * c,
+    )
+    return shapely.union_all(boxes)
+
+
+# --------------------------------------------------------------------------- #
+# On a map                                                                    #
+# --------------------------------------------------------------------------- #
+
+
+class ViewshedRaster(NamedTuple):
+    """A visibility raster and its geometry (unpacks as ``visible, grid``)."""
+
+    visible: npt.NDArray[np.bool_]
+    grid: RasterGrid
+
+    @property
+    def transform(self) -> tuple[float, float, float, float, float, float]:
+        """Affine coefficients ``(a, b, c, d, e, f)`` as ``rasterio.Affine`` takes."""
+        g = self.grid
+        return (g.cell_m, 0.0, g.x0, 0.0, -g.cell_m, g.y0)
+
+    def to_polygon(self) -> shapely.Geometry:
+        """The visible cells as a (Multi)Polygon in map metres."""
+        return mask_to_polygon(self.visible, self.grid)
+
+
+def check_radius(radius_m: float, bounds: tuple[float, float, float, float]) -> float:
+    """A viewshed radius: > 0 and no larger than the map's diagonal."""
+    try:
+        r = float(radius_m)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"radius_m must be a number of metres, not {radius_m!r}"
+        ) from None
+    xmin, ymin, xmax, ymax = bounds
+    diag = math.hypot(xmax - xmin, ymax - ymin)
+    if not (math.isfinite(r) and r > 0):
+        raise ValueError(f"radius_m must be > 0 m, got {radius_m!r}")
+    if r > diag:
+        raise ValueError(
+            f"radius_m={r:.0f} m is larger than the map (its diagonal is {diag:.0f} m)"
+        )
+    return r
+
+
+def map_viewshed(
+    m: Map,
+    observer: Where,
+    radius_m: float,
+    observer_height_m: float = DEFAULT_OBSERVER_HEIGHT_M,
+    target_height_m: float = 0.0,
+    obstacles: Obstacles = True,
+    as_array: bool = False,
+) -> Any:
+    """``Map.viewshed``: cells of the map's DEM seen from ``observer``.
+
+    Cells whose centres lie within ``radius_m`` of the observer are tested; the
+    raster covers the DEM window around that circle. With obstacles the answer for
+    each cell is exactly ``m.los(observer, cell centre, ...)``; without, the R2
+    sweep (see the module doc).
+
+    Raises:
+        ValueError: observer off the map, a negative height, a radius <= 0 or
+            larger than the map.
+
+    Examples:
+        >>> from wargame.geo.maps import load_map
+        >>> m = load_map()
+        >>> ley = m.place_xy("Erpeler Ley")
+        >>> v = m.viewshed(ley, 1000.0)
+        >>> v.contains(shapely.Point(ley)), 0 < v.area < 3.15e6
+        (True, True)
+    """
+    t = terrain_of_map(m)
+    (ox, oy), _, _ = t.resolve(observer, "observer")
+    h_o = check_height(observer_height_m, "observer_height_m")
+    h_t = check_height(target_height_m, "target_height_m")
+    r = check_radius(radius_m, m.bounds)
+    heights = t.heights_for(obstacles)
+    dg = t.dem_grid
+    sub, (rs, cs) = dg.window((ox - r, oy - r, ox + r, oy + r))
+    z = np.ascontiguousarray(t.dem[rs, cs])
+    rows, cols = np.mgrid[0 : sub.n_rows, 0 : sub.n_cols]
+    cx = sub.x0 + (cols + 0.5) * sub.cell_m
+    cy = sub.y0 - (rows + 0.5) * sub.cell_m
+    inside = (cx - ox) ** 2 + (cy - oy) ** 2 <= r * r
+    if heights is None:
+        fr, fc = sub.fractional_rowcol(ox, oy)
+        fr = float(np.clip(fr, 0, sub.n_rows - 1))
+        fc = float(np.clip(fc, 0, sub.n_cols - 1))
+        # the observer's eye over the full DEM, as los() has it
+        zo = float(bilinear(t.dem, dg, ox, oy))
+        vis = _r2(
+            z, sub.cell_m, sub.cell_m, fr, fc, zo + h_o, h_t, _kcurv(CURVATURE_COEFF), r
+        )
+        vis &= inside
+    else:
+        vis = np.zeros(sub.shape, bool)
+        tx, ty = cx[inside], cy[inside]
+        obs = np.column_stack([np.full(tx.size, ox), np.full(tx.size, oy)])
+        vis[inside] = visible_many(
+            t, obs, np.column_stack([tx, ty]), h_o, h_t, obstacles
+        )
+    out = ViewshedRaster(vis, sub)
+    return out if as_array else out.to_polygon()

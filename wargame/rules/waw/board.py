@@ -1,0 +1,358 @@
+"""The map as World at War reads it: hex terrain, movement costs and line of sight.
+
+:class:`WawBoard` copies what the rules ask many times per game (terrain class,
+road, waterway, bridge/ferry flags, elevation, neighbours) out of
+:attr:`wargame.geo.maps.Map.hexes` into plain dicts, once per map, and caches
+movement costs.  Line of sight goes through :func:`_visible`, the only place the
+rules ask the geo layer for LOS.
+
+Examples:
+    >>> import wargame
+    >>> board = board_for(wargame.load_map(window="Remagen"))
+    >>> board.terrain["Q11"], board.distance("Q11", "S11")
+    ('town', 2)
+    >>> board.move_cost("Q11", "R11", "tracked")   # along a minor road
+    1.0
+    >>> board.move_cost("R10", "R9", "foot")       # the Rhine: no bridge, no ferry
+    inf
+    >>> board.move_cost("S11", "T10", "foot")      # boarding the Remagen ferry
+    2.0
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import weakref
+from collections.abc import Iterable
+from typing import Any
+
+from .catalog import ROAD_CLASSES, Mobility, TerrainChart, terrain_chart
+
+__all__ = ["FERRY_BOARDING_COST", "LOS_TABLE_RANGE", "WawBoard", "board_for"]
+
+#: Range asked of the geo layer's hex LOS table (covers every direct-fire weapon
+#: of the unit catalog at extended range; longer sight lines use the interim rule).
+LOS_TABLE_RANGE = 20
+
+# ASSUMPTION (no ferry rule in the seeds; the terrain chart leaves it to scenario
+# rules): a ground unit may enter a water hex crossed by a ferry line; entering
+# one from land costs 2 MP and ends the unit's move (boarding); moving on from a
+# ferry hex costs what the next hex costs.
+FERRY_BOARDING_COST = 2.0
+
+_INF = math.inf
+
+_boards: weakref.WeakKeyDictionary[Any, WawBoard] = weakref.WeakKeyDictionary()
+_los_state: weakref.WeakKeyDictionary[Any, dict[Any, Any]] = weakref.WeakKeyDictionary()
+
+
+def board_for(game_map: Any, chart: TerrainChart | None = None) -> WawBoard:
+    """The (cached) board of a map: one per map object per process."""
+    board = _boards.get(game_map)
+    if board is None or (chart is not None and board.chart is not chart):
+        board = WawBoard(game_map, chart)
+        if chart is None:
+            _boards[game_map] = board
+    return board
+
+
+class WawBoard:
+    """Per-map data World at War reads many times (see the module docstring).
+
+    Args:
+        game_map: a :class:`wargame.geo.maps.Map` (a window is best).
+        chart: the terrain effects chart (default: the shipped one).
+    """
+
+    def __init__(self, game_map: Any, chart: TerrainChart | None = None) -> None:
+        self.map = game_map
+        self.chart = chart if chart is not None else terrain_chart()
+        grid = game_map.grid
+        h = game_map.hexes
+        if "on_map" in h.columns:
+            # hexes of the label grid wholly outside the map are not playable
+            h = h[h["on_map"].astype(bool)]
+        labels = [str(x) for x in h.index]
+        self.labels: tuple[str, ...] = tuple(labels)
+        self.axial: dict[str, tuple[int, int]] = {
+            lab: (int(q), int(r))
+            for lab, q, r in zip(labels, h["q"].tolist(), h["r"].tolist(), strict=True)
+        }
+        self._label_of: dict[tuple[int, int], str] = {
+            v: k for k, v in self.axial.items()
+        }
+
+        def column(name: str) -> list[Any]:
+            return [None if _isna(v) else v for v in h[name].astype(object).tolist()]
+
+        self.terrain: dict[str, str] = dict(zip(labels, column("terrain"), strict=True))
+        self.road: dict[str, str | None] = dict(
+            zip(labels, column("road"), strict=True)
+        )
+        self.waterway: dict[str, str | None] = dict(
+            zip(labels, column("waterway"), strict=True)
+        )
+        self.bridge = {lab for lab, v in zip(labels, h["bridge"], strict=True) if v}
+        self.ferry = {lab for lab, v in zip(labels, h["ferry"], strict=True) if v}
+        self.elevation: dict[str, float] = {
+            lab: float(v)
+            for lab, v in zip(labels, h["elevation_m"].tolist(), strict=True)
+        }
+        self.neighbors: dict[str, tuple[str, ...]] = {
+            lab: tuple(nb for nb in grid.neighbors(lab) if nb in self.axial)
+            for lab in labels
+        }
+        self._road_rank = {c: i for i, c in enumerate(ROAD_CLASSES)}
+        self._cost: dict[tuple[str, str, str], float] = {}
+        self._reach: dict[
+            tuple[Any, ...], dict[str, tuple[float, tuple[str, ...]]]
+        ] = {}
+
+    # -- geometry ------------------------------------------------------------ #
+    def __contains__(self, label: object) -> bool:
+        return label in self.axial
+
+    def distance(self, a: str, b: str) -> int:
+        """Hex distance (1 for neighbours)."""
+        q1, r1 = self.axial[a]
+        q2, r2 = self.axial[b]
+        return (abs(q1 - q2) + abs(r1 - r2) + abs(q1 + r1 - q2 - r2)) // 2
+
+    def beyond(self, origin: str, through: str) -> str | None:
+        """The hex one step past ``through`` on the line from ``origin`` (or None).
+
+        Used for retreats "straight back along the assault path".
+        """
+        q1, r1 = self.axial[origin]
+        q2, r2 = self.axial[through]
+        return self._label_of.get((2 * q2 - q1, 2 * r2 - r1))
+
+    def line(self, a: str, b: str) -> list[str]:
+        """Hexes on the straight line from ``a`` to ``b``, both included.
+
+        The same hexes as :meth:`wargame.geo.hexgrid.HexGrid.line` (Red Blob
+        Games' interpolation with the same tie-break nudge) in plain Python,
+        which is many times faster for single lines; off-map hexes are skipped.
+        """
+        q1, r1 = self.axial[a]
+        q2, r2 = self.axial[b]
+        n = (abs(q1 - q2) + abs(r1 - r2) + abs(q1 + r1 - q2 - r2)) // 2
+        if n == 0:
+            return [a]
+        out = []
+        for i in range(n + 1):
+            t = i / n
+            fq = (q1 + 1e-6) + (q2 - q1) * t
+            fr = (r1 + 2e-6) + (r2 - r1) * t
+            fs = -fq - fr
+            q, r, s = round(fq), round(fr), round(fs)
+            dq, dr, ds = abs(q - fq), abs(r - fr), abs(s - fs)
+            if dq > dr and dq > ds:
+                q = -r - s
+            elif dr > ds:
+                r = -q - s
+            lab = self._label_of.get((q, r))
+            if lab is not None:
+                out.append(lab)
+        return out
+
+    # -- terrain ------------------------------------------------------------- #
+    def defence_dice(self, label: str) -> int:
+        """Terrain (save) dice of a hex (WaW 6.1 via the terrain chart)."""
+        return self.chart.defence_dice(self.terrain[label])
+
+    def is_water(self, label: str) -> bool:
+        """Open water, or a hex with a river/canal in it (hex-level crossing)."""
+        return self.terrain[label] == "water" or self.waterway[label] in (
+            "river",
+            "canal",
+        )
+
+    def ferry_water(self, label: str) -> bool:
+        """A water hex on a ferry line (boarding ends the move)."""
+        return label in self.ferry and self.is_water(label)
+
+    def move_cost(self, a: str, b: str, mobility: Mobility | str) -> float:
+        """MP for a unit of ``mobility`` to move from hex ``a`` into adjacent ``b``.
+
+        WaW 5.0 movement with the project's terrain chart (a GAP, see
+        ``data/terrain.toml``) applied at hex level:
+
+        * ASSUMPTION: hexes of the map record that a road crosses them, not the
+          road's course, so moving between two road hexes is road movement, at
+          the cost of the slower of the two road classes (roads replace terrain).
+        * WaW rivers: a hex of open water, or one a river/canal runs through, can
+          only be entered over a bridge in it (road cost, or 1 MP without a road)
+          or by ferry (:data:`FERRY_BOARDING_COST`).  ASSUMPTION: the map has
+          crossings per hex, not per hexside.
+        * Streams add the chart's stream crossing unless the move is along a road
+          (ASSUMPTION: roads cross streams on culverts or bridges).
+        """
+        mob = mobility.value if isinstance(mobility, Mobility) else str(mobility)
+        key = (a, b, mob)
+        cost = self._cost.get(key)
+        if cost is None:
+            cost = self._move_cost(a, b, mob)
+            self._cost[key] = cost
+        return cost
+
+    def _move_cost(self, a: str, b: str, mob: str) -> float:
+        chart = self.chart
+        if mob == Mobility.AIR.value:
+            return chart.movement_cost("clear", mob)
+        ra, rb = self.road[a], self.road[b]
+        if self.is_water(b):
+            if b in self.bridge:
+                # WaW: water crossed only at bridges ...
+                if ra is not None and rb is not None:
+                    return self._road_cost(ra, rb, b, mob)
+                return 1.0
+            if b in self.ferry:
+                # ... or ferries.  ASSUMPTION: see FERRY_BOARDING_COST.
+                return 1.0 if self.ferry_water(a) else FERRY_BOARDING_COST
+            # WaW (terrain chart): rivers and open water are impassable otherwise.
+            return _INF
+        if ra is not None and rb is not None:
+            return self._road_cost(ra, rb, b, mob)
+        cost = chart.movement_cost(self.terrain[b], mob)
+        if self.waterway[b] == "stream" and b not in self.bridge:
+            cost += chart.movement_cost("clear", mob, crossing="stream") - (
+                chart.movement_cost("clear", mob)
+            )
+        return cost
+
+    def _road_cost(self, ra: str, rb: str, b: str, mob: str) -> float:
+        worse = ra if self._road_rank[ra] >= self._road_rank[rb] else rb
+        return self.chart.movement_cost(self.terrain[b], mob, road=worse)
+
+    def reachable(
+        self,
+        start: str,
+        mobility: Mobility | str,
+        mp: float,
+        blocked: Iterable[str] = (),
+    ) -> dict[str, tuple[float, tuple[str, ...]]]:
+        """Cheapest paths from ``start`` within ``mp`` (Dijkstra; cached).
+
+        Args:
+            start: the starting hex.
+            mobility: movement class.
+            mp: movement points available.
+            blocked: hexes that may not be entered (enemy-occupied).
+
+        Returns:
+            ``hex -> (cost, path)`` with the path from ``start`` (included) to the
+            hex; equal costs are settled in label order, so results are
+            reproducible.
+        """
+        mob = mobility.value if isinstance(mobility, Mobility) else str(mobility)
+        blocked_set = frozenset(blocked)
+        key = (start, mob, mp, blocked_set)
+        hit = self._reach.get(key)
+        if hit is not None:
+            return hit
+        cost_of = self.move_cost
+        neighbors = self.neighbors
+        ferry = self.ferry_water
+        dist: dict[str, float] = {start: 0.0}
+        prev: dict[str, str] = {}
+        heap: list[tuple[float, str]] = [(0.0, start)]
+        done: set[str] = set()
+        while heap:
+            cost, here = heapq.heappop(heap)
+            if here in done:
+                continue
+            done.add(here)
+            if here != start and ferry(here) and not ferry(prev[here]):
+                continue  # boarding a ferry ends the move
+            for nb in neighbors[here]:
+                if nb in blocked_set or nb in done:
+                    continue
+                c = cost + cost_of(here, nb, mob)
+                if c > mp:
+                    continue
+                old = dist.get(nb)
+                if old is None or c < old or (c == old and here < prev[nb]):
+                    dist[nb] = c
+                    prev[nb] = here
+                    heapq.heappush(heap, (c, nb))
+        out: dict[str, tuple[float, tuple[str, ...]]] = {}
+        for h in done:
+            path = [h]
+            while path[-1] != start:
+                path.append(prev[path[-1]])
+            out[h] = (dist[h], tuple(reversed(path)))
+        if len(self._reach) > 4096:
+            self._reach.clear()
+        self._reach[key] = out
+        return out
+
+    # -- line of sight ------------------------------------------------------- #
+    def visible(self, a: str, b: str) -> bool:
+        """LOS between two hexes (see :func:`_visible`)."""
+        return _visible(self.map, a, b)
+
+
+def _isna(v: Any) -> bool:
+    return v is None or (isinstance(v, float) and math.isnan(v))
+
+
+def _visible(
+    game_map: Any, a: str, b: str, *, range_hexes: int = LOS_TABLE_RANGE
+) -> bool:
+    """Line of sight between two hex centres: the rules' single door to LOS.
+
+    WaW 7.0 (LOS) is not in the seeds (RULES_NOTES 1.3).  When the geo layer
+    offers ``Map.hex_los_table`` (the physical LOS over the DEM with woods and
+    buildings as obstacles), its ``visible(a, b)`` answers.  Until then, and for
+    sight lines longer than ``range_hexes``, an INTERIM rule answers:
+
+    ASSUMPTION (interim, until the LOS issue lands): a sight line is blocked when a
+    hex strictly between the two (on ``grid.line(a, b)``) has terrain that blocks
+    LOS in the terrain chart (woods, town) or a mean elevation higher than both
+    end hexes.  Adjacent hexes always see each other.
+
+    Results are cached per map.
+    """
+    if a == b:
+        return True
+    cache = _los_state.get(game_map)
+    if cache is None:
+        cache = {}
+        _los_state[game_map] = cache
+    key = (a, b)
+    hit = cache.get(key)
+    if hit is not None:
+        return bool(hit)
+    table = _los_table(game_map, range_hexes, cache)
+    if table is not None and board_for(game_map).distance(a, b) <= range_hexes:
+        seen = bool(table.visible(a, b))
+    else:
+        seen = _interim_visible(game_map, a, b)
+    cache[key] = seen
+    return seen
+
+
+def _los_table(game_map: Any, range_hexes: int, cache: dict[Any, Any]) -> Any:
+    key = ("table", range_hexes)
+    if key not in cache:
+        maker = getattr(game_map, "hex_los_table", None)
+        cache[key] = maker(range_hexes=range_hexes) if maker is not None else None
+    return cache[key]
+
+
+def _interim_visible(game_map: Any, a: str, b: str) -> bool:
+    # ASSUMPTION (interim LOS rule, see _visible): intervening woods/town block;
+    # so does an intervening hex higher than both ends.
+    board = board_for(game_map)
+    line = board.line(a, b)
+    top = max(board.elevation[a], board.elevation[b])
+    chart = board.chart
+    for h in line[1:-1]:
+        terrain = board.terrain.get(h)
+        if terrain is None:
+            continue
+        if chart.terrain[terrain].blocks_los or board.elevation[h] > top:
+            return False
+    return True

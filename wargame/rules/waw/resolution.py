@@ -1,0 +1,923 @@
+"""World at War resolution: what each legal action does, event by event.
+
+Every state change is an event emitted through the engine's context, every die
+comes from the game's generator through the pure rule functions of this
+package, and each rule cites its section.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, ClassVar
+
+from wargame.engine import (
+    Action,
+    GameState,
+    RuleContext,
+    Unit,
+    control_change,
+    deck_change,
+    state_change,
+    unit_change,
+    var_change,
+)
+
+from ._common import (
+    _KIND_NAMES,
+    STACK_LIMIT,
+    _plural,
+    _Queries,
+    _Snap,
+    _word,
+)
+from .actions import (
+    Activate,
+    Assault,
+    Defer,
+    Dismount,
+    EndActivation,
+    Fire,
+    Mount,
+    Move,
+    MoveHQ,
+    Pass,
+    Rally,
+)
+from .catalog import (
+    AttackKind,
+)
+from .combat import (
+    HitResult,
+    assault_type,
+    hit_result,
+    resolve_assault,
+    resolve_fire,
+)
+from .command import Exposure, hq_move_check, hq_stack_check, morale_check, rally_check
+from .losses import transport_losses
+
+
+class _Resolution(_Queries):
+    """Resolution of actions (mixin of :class:`~.ruleset.WawRuleset`)."""
+
+    # ------------------------------------------------------------------ #
+    # resolution
+    # ------------------------------------------------------------------ #
+    def apply(self, ctx: RuleContext, action: Action) -> None:
+        """Resolve a legal action (call :meth:`check` first)."""
+        self._appliers[type(action)](self, ctx, action)
+
+    def _end_action(self, st: GameState, u: Unit) -> tuple[Any, ...]:
+        """Changes that make ``u`` Ops Complete and close its action."""
+        out: tuple[Any, ...] = ()
+        if not u.destroyed:
+            out += unit_change(u.id, ops_complete=True)
+        if st.vars.get("acting") == u.id:
+            out += var_change(acting=None, escort=None)
+            esc = st.vars.get("escort")
+            if esc and not st.units[esc].destroyed:
+                out += unit_change(esc, ops_complete=True)
+        return out
+
+    def _finish_acting(self, ctx: RuleContext) -> None:
+        st = ctx.state
+        uid = st.vars.get("acting")
+        if uid is None:
+            return
+        u = st.units[uid]
+        esc = st.vars.get("escort")
+        with_hq = f" with {st.units[esc].name}" if esc else ""
+        ctx.emit(
+            "ops_complete",
+            side=u.side,
+            formation=u.formation,
+            unit=uid,
+            hex_to=u.hex,
+            result="Ops Complete",
+            detail=f"{u.name} ends its move{with_hq} at {u.position}: Ops Complete",
+            changes=self._end_action(st, u),
+        )
+
+    def _begin(self, ctx: RuleContext, u: Unit, *, command_check: bool = True) -> bool:
+        """Start ``u``'s action: close the previous unit's, check command.
+
+        Returns:
+            False if the unit, out of command, failed its morale check.
+        """
+        st = ctx.state
+        acting = st.vars.get("acting")
+        if acting == u.id:
+            return True
+        if acting is not None:
+            self._finish_acting(ctx)
+        if command_check and not self.in_command(st, u):
+            # ASSUMPTION (4.0 is a GAP): an out-of-command unit acts only if it
+            # passes a morale check (WaW Morale: 2d6 <= morale); failing, it is
+            # Ops Complete.
+            morale = self._morale(st, u.formation)
+            chk = morale_check(ctx.rng, morale)
+            ctx.emit(
+                "command",
+                side=u.side,
+                formation=u.formation,
+                unit=u.id,
+                hex_to=u.hex,
+                dice=chk.dice,
+                needed=morale,
+                result="passed" if chk.passed else "failed",
+                detail=(
+                    f"{u.name} is out of command: morale 2d6 = {chk.total} vs "
+                    f"{morale} or less: "
+                    + ("it acts" if chk.passed else "it does nothing (Ops Complete)")
+                ),
+                changes=() if chk.passed else unit_change(u.id, ops_complete=True),
+            )
+            return chk.passed
+        return True
+
+    # -- chits ------------------------------------------------------------ #
+    def _do_activate(self, ctx: RuleContext, a: Activate) -> None:
+        st = ctx.state
+        f = st.formations[a.formation]
+        ctx.emit(
+            "activate",
+            side=f.side,
+            formation=f.id,
+            result="activated",
+            detail=f"{f.name} is activated: its action phase begins",
+            changes=var_change(drawn=None, active=f.id)
+            + state_change(phase="action")
+            + deck_change("aside", (*st.decks["aside"], f.id)),
+        )
+
+    def _do_defer(self, ctx: RuleContext, a: Defer) -> None:
+        st = ctx.state
+        f = st.formations[a.formation]
+        ctx.emit(
+            "defer",
+            side=f.side,
+            formation=f.id,
+            result="deferred",
+            detail=f"{f.name}'s chit goes back into the cup",
+            changes=var_change(
+                drawn=None, deferred=(*st.vars.get("deferred", ()), f.id)
+            )
+            + deck_change("cup", (*st.decks["cup"], f.id)),
+        )
+
+    def _do_end(self, ctx: RuleContext, a: EndActivation) -> None:
+        st = ctx.state
+        self._finish_acting(ctx)
+        fid = st.vars["active"]
+        f = st.formations[fid]
+        ctx.emit(
+            "activation_end",
+            side=f.side,
+            formation=fid,
+            result="ended",
+            detail=f"{f.name}'s action phase ends",
+            changes=var_change(active=None) + state_change(phase="operations"),
+        )
+
+    def _do_pass(self, ctx: RuleContext, a: Pass) -> None:
+        st = ctx.state
+        mover = st.units[st.vars["opp"]]
+        side = self.enemy_of(mover.side)
+        ctx.emit(
+            "pass",
+            side=side,
+            target=mover.id,
+            result="no fire",
+            detail=f"{st.sides[side].name} holds fire at {mover.name}",
+            changes=var_change(opp=None) + state_change(phase="action"),
+        )
+
+    # -- movement --------------------------------------------------------- #
+    def _do_move(self, ctx: RuleContext, a: Move) -> None:
+        st = ctx.state
+        u = st.units[a.unit]
+        if not self._begin(ctx, u):
+            return
+        frm: str = u.position  # type: ignore[assignment]
+        to = a.to
+        board = self.board
+        cost = board.move_cost(frm, to, self.info[u.id].mobility)
+        mp = self._mp(u)
+        spent = self._spent(u) + cost
+        note = ""
+        if board.ferry_water(to) and not board.ferry_water(frm):
+            spent = max(spent, mp)  # ASSUMPTION: boarding a ferry ends the move
+            note = "; boards the ferry (move ends)"
+        for x in list(st.units.values()):
+            if (
+                x.position == to
+                and x.side != u.side
+                and not x.destroyed
+                and x.id in self.hq_ids
+            ):
+                # ASSUMPTION: an HQ left alone is destroyed when an enemy unit
+                # enters its hex (HQs cannot be attacked, WaW HQ in combat);
+                # logged before the move so no hex ever holds both sides.
+                ctx.emit(
+                    "hq_captured",
+                    side=x.side,
+                    formation=x.formation,
+                    unit=x.id,
+                    hex_to=to,
+                    result="destroyed",
+                    detail=f"{x.name}, alone at {to}, is overrun by {u.name}",
+                    changes=unit_change(x.id, strength="destroyed"),
+                )
+        changes: list[Any] = list(unit_change(u.id, position=to, mp=spent))
+        p = self._passenger(st, u)
+        if p is not None:
+            changes += unit_change(p.id, position=to)
+        escort = st.vars.get("escort") if st.vars.get("acting") == u.id else None
+        if a.with_hq:
+            hq = self._hq_unit(st, u.formation)
+            escort = hq.id if hq is not None else None
+        if escort:
+            changes += unit_change(escort, position=to)
+            note += f"; {st.units[escort].name} moves with it"
+        changes += var_change(acting=u.id, escort=escort)
+        # WaW hex capture (RULES_NOTES 1.2 FOUND [B]): the last side to move
+        # through a hex controls it.
+        captured = st.control.get(to) != u.side
+        if captured:
+            changes += control_change(to, u.side)
+        obj = [name for h, _vp, name in self.objectives if h == to]
+        if captured and obj:
+            note += f"; takes objective {obj[0]}"
+        ctx.emit(
+            "move",
+            side=u.side,
+            formation=u.formation,
+            unit=u.id,
+            hex_from=frm,
+            hex_to=to,
+            result="captured" if captured else "moved",
+            detail=(
+                f"{u.name} moves {frm} -> {to} ({cost:g} MP, "
+                f"{max(mp - spent, 0):g} left){note}"
+            ),
+            changes=changes,
+        )
+        self._offer_opportunity(ctx, u)
+
+    def _offer_opportunity(self, ctx: RuleContext, mover: Unit) -> None:
+        """WaW 6.2: an enemy move in LOS and range may draw opportunity fire.
+
+        ASSUMPTION (the 6.2 text is not in the seeds): after each hex a unit
+        enters, every enemy unit that is not Ops Complete, not disrupted and has it
+        in LOS and range may fire at it as in 6.1 (no moving-target modifier),
+        one shot at a time and each then Ops Complete, until the other side
+        passes or no one can fire; a moving unit disrupted by it stops.
+        """
+        st = ctx.state
+        options = self._opp_fire_options(self._snap(st), mover)
+        if not options:
+            return
+        side = self.enemy_of(mover.side)
+        firers = list(dict.fromkeys(o.unit for o in options))  # type: ignore[attr-defined]
+        ctx.emit(
+            "opportunity",
+            side=side,
+            target=mover.id,
+            hex_to=mover.hex,
+            result=f"{_plural(len(firers), 'unit')} may fire",
+            detail=(
+                f"{mover.name} moved into {mover.position} in sight and range of "
+                + ", ".join(st.units[f].name for f in firers)
+            ),
+            changes=var_change(opp=mover.id) + state_change(phase="opportunity"),
+        )
+
+    def _do_move_hq(self, ctx: RuleContext, a: MoveHQ) -> None:
+        st = ctx.state
+        hq = st.units[a.hq]
+        if not self._begin(ctx, hq, command_check=False):
+            return
+        snap = self._snap(st)
+        cost, path = self._hq_paths(snap, hq)[a.to]
+        frm: str = hq.position  # type: ignore[assignment]
+        changes: list[Any] = list(unit_change(hq.id, position=a.to, mp=cost))
+        changes += self._end_action(st, hq)
+        for h in path[1:]:
+            if st.control.get(h) != hq.side:
+                changes += control_change(h, hq.side)
+        ctx.emit(
+            "hq_move",
+            side=hq.side,
+            formation=hq.formation,
+            unit=hq.id,
+            hex_from=frm,
+            hex_to=a.to,
+            result="moved",
+            detail=(
+                f"{hq.name} moves on its own {frm} -> {a.to} via "
+                f"{' '.join(path[1:-1]) or '(adjacent)'} ({cost:g} MP)"
+            ),
+            changes=changes,
+        )
+        # WaW HQ movement: the risk roll, with the exposure of the path hexes.
+        exposure = [self._exposure(snap, h, hq.side) for h in path]
+        chk = hq_move_check(
+            ctx.rng,
+            start_end_adjacent=self.board.distance(frm, a.to) == 1,
+            path_exposure=exposure,
+            hq_state=self._ustate(hq),
+        )
+        mods = ", ".join(f"{r} {m:+d}" for r, m in chk.modifiers)
+        word = _word(chk.before, chk.after)
+        ctx.emit(
+            "hq_move_check",
+            side=hq.side,
+            formation=hq.formation,
+            unit=hq.id,
+            hex_to=a.to,
+            dice=(chk.die,) if chk.die is not None else None,
+            needed=2,
+            result=word,
+            detail=(
+                f"{hq.name} moved alone: d6 = {chk.die}"
+                + (f" ({mods})" if mods else "")
+                + f" = {chk.total}; 2 or less loses a step: {word}"
+            ),
+            changes=(
+                unit_change(hq.id, strength=chk.after.strength.value)
+                if chk.after != chk.before
+                else ()
+            ),
+        )
+
+    def _exposure(self, snap: _Snap, h: str, side: str) -> Exposure:
+        """WaW HQ movement (b)/(c): is ``h`` in enemy LOS and weapon range?
+
+        ASSUMPTION: "in range of their guns" = within the longest reach of any
+        of the enemy unit's weapons (2x range unless underlined; adjacent always);
+        "under cover" = terrain with defence dice.
+        """
+        for u in snap.state.units.values():
+            if (
+                u.side == side
+                or u.destroyed
+                or u.carried_by is not None
+                or u.id in self.hq_ids
+            ):
+                continue
+            d = self.board.distance(u.position, h)  # type: ignore[arg-type]
+            reach = max((self._reach(w) for _k, w in self._weapons(u)), default=-1)
+            if d == 0 or (d > 1 and d - 1 > reach) or (d > 1 and reach < 0):
+                continue
+            if d == 1 or self.board.visible(u.position, h):  # type: ignore[arg-type]
+                return (
+                    Exposure.COVER if self.board.defence_dice(h) > 0 else Exposure.OPEN
+                )
+        return Exposure.NONE
+
+    # -- fire ------------------------------------------------------------- #
+    def _do_fire(self, ctx: RuleContext, a: Fire) -> None:
+        st = ctx.state
+        opp = bool(st.vars.get("opp"))
+        u = st.units[a.unit]
+        if not opp and not self._begin(ctx, u):
+            return
+        t = st.units[a.target]
+        kind = AttackKind(a.weapon)
+        d = self.board.distance(u.position, t.position)  # type: ignore[arg-type]
+        moving = not opp and self._spent(u) > 0
+        changes: list[Any] = list(self._end_action(st, u))
+        lead = 0
+        if a.with_hq:
+            hq = self._leader(self._snap(st), u)
+            assert hq is not None
+            lead = self._leadership(hq)
+            changes += unit_change(hq.id, lead_used=True)
+        terrain = self.board.terrain[t.position]  # type: ignore[index]
+        shot = resolve_fire(
+            ctx.rng,
+            self.info[u.id].utype,
+            self.info[t.id].utype,
+            range_hexes=d - 1,
+            terrain=terrain,
+            kind=kind,
+            moving=moving,
+            attacker_state=self._ustate(u),
+            target_state=self._ustate(t),
+            leadership=lead,
+            adjacent=d == 1,
+            chart=self.chart,
+        )
+        plan, roll = shot.plan, shot.roll
+        mods = [f"{r} {m:+d}" for r, m in plan.fire.to_hit_modifiers]
+        if lead:
+            mods.append(f"HQ leadership +{lead} dice")
+        if plan.fire.firepower_lost:
+            mods.append(f"to-hit over 6: -{plan.fire.firepower_lost} dice")
+        how = (
+            "opportunity fire" if opp else ("fires on the move" if moving else "fires")
+        )
+        ctx.emit(
+            "fire",
+            side=u.side,
+            formation=u.formation,
+            unit=u.id,
+            target=t.id,
+            hex_from=u.hex,
+            hex_to=t.hex,
+            dice=roll.attack_dice,
+            needed=plan.fire.to_hit,
+            hits=roll.hits,
+            result=_plural(roll.hits, "hit"),
+            detail=(
+                f"{u.name} {how}: {_KIND_NAMES[kind.value]} {plan.fire.firepower}d6 "
+                f"at {t.name} ({t.position}, {terrain}, range {d - 1}, "
+                f"{plan.band.value}), hit on {plan.fire.to_hit}+"
+                + (f" [{'; '.join(mods)}]" if mods else "")
+            ),
+            changes=changes,
+        )
+        if roll.save_dice:
+            sv = plan.defence
+            what = (
+                f"{sv.armor_dice} armor + {sv.terrain_dice} terrain"
+                if sv.armored
+                else f"{sv.terrain_dice} terrain"
+            )
+            ctx.emit(
+                "save",
+                side=t.side,
+                formation=t.formation,
+                unit=t.id,
+                hex_to=t.hex,
+                dice=roll.save_dice,
+                needed=sv.save,
+                hits=roll.saves,
+                result=f"{roll.saves} saved",
+                detail=f"{t.name} saves with {what} dice on {sv.save}+",
+            )
+        affected, dead = self._hit(ctx, t, shot.result, by=u.name)
+        if affected:
+            self._hq_stack(ctx, t.position, t.side, dead)  # type: ignore[arg-type]
+
+    def _hit(
+        self, ctx: RuleContext, t: Unit, hit: HitResult, *, by: str
+    ) -> tuple[bool, bool]:
+        """Apply a hit result (and its knock-on to passengers).
+
+        Returns:
+            (the stack was disrupted or lost steps, a unit of it was destroyed).
+        """
+        st = ctx.state
+        v = st.vars
+        word = _word(hit.before, hit.after)
+        affected = hit.after != hit.before
+        changes: list[Any] = []
+        if affected:
+            changes += unit_change(
+                t.id, strength=hit.after.strength.value, disrupted=hit.after.disrupted
+            )
+        stopped = hit.after.destroyed or (
+            hit.after.disrupted and not hit.before.disrupted
+        )
+        if t.id == v.get("acting") and stopped:
+            # ASSUMPTION: a moving unit disrupted (or destroyed) by opportunity
+            # fire stops; its action is over.
+            changes += var_change(acting=None, escort=None)
+            if not hit.after.destroyed:
+                changes += unit_change(t.id, ops_complete=True)
+            esc = v.get("escort")
+            if esc:
+                changes += unit_change(esc, ops_complete=True)
+        ctx.emit(
+            "hit",
+            side=t.side,
+            formation=t.formation,
+            unit=t.id,
+            hex_to=t.hex,
+            hits=hit.net_hits,
+            result=word,
+            detail=(
+                f"{t.name} takes {_plural(hit.net_hits, 'net hit')} from {by}: {word}"
+            ),
+            changes=changes,
+        )
+        dead = hit.after.destroyed
+        p = self._passenger(st, t)
+        if p is not None and affected:
+            # WaW 5.2: what happens to the carrier happens (maybe) to its cargo.
+            tl = transport_losses(
+                ctx.rng,
+                carrier_before=hit.before,
+                carrier_after=hit.after,
+                passengers=self._ustate(p),
+            )
+            pch: list[Any] = []
+            if tl.after != tl.before:
+                pch += unit_change(
+                    p.id, strength=tl.after.strength.value, disrupted=tl.after.disrupted
+                )
+            pword = _word(tl.before, tl.after)
+            if hit.after.destroyed and not tl.after.destroyed:
+                pch += unit_change(p.id, carried_by=None)
+                pword += ", bails out"
+            roll = ""
+            if tl.die is not None:
+                roll = f"d6 = {tl.die} ({'even' if tl.die % 2 == 0 else 'odd'}): "
+            ctx.emit(
+                "passengers",
+                side=p.side,
+                formation=p.formation,
+                unit=p.id,
+                hex_to=p.hex,
+                dice=(tl.die,) if tl.die is not None else None,
+                result=pword,
+                detail=f"{p.name} aboard {t.name} ({tl.carrier_effect}): {roll}{pword}",
+                changes=pch,
+            )
+            dead = dead or tl.after.destroyed
+        return affected, dead
+
+    def _hq_stack(
+        self, ctx: RuleContext, h: str, side: str, unit_destroyed: bool
+    ) -> None:
+        """WaW HQ in combat: the HQ of a stack that was hit may lose a step."""
+        st = ctx.state
+        snap = self._snap(st)
+        hq = snap.hq.get(h)
+        if hq is None or hq.side != side:
+            return
+        alive = any(x.side == side and x.id not in self.hq_ids for x in snap.units(h))
+        chk = hq_stack_check(
+            ctx.rng,
+            unit_destroyed=unit_destroyed,
+            stack_destroyed=not alive,
+            hq_state=self._ustate(hq),
+        )
+        word = _word(chk.before, chk.after)
+        changes: tuple[Any, ...] = ()
+        if chk.after != chk.before:
+            changes = unit_change(hq.id, strength=chk.after.strength.value)
+            if chk.after.destroyed and st.vars.get("escort") == hq.id:
+                changes += var_change(escort=None)
+        if chk.die is None:
+            detail = f"{hq.name} dies with its stack"
+        else:
+            mods = ", ".join(f"{r} {m:+d}" for r, m in chk.modifiers)
+            detail = (
+                f"{hq.name}'s stack was hit: d6 = {chk.die}"
+                + (f" ({mods})" if mods else "")
+                + f" = {chk.total}; 1 or less hits the HQ: {word}"
+            )
+        ctx.emit(
+            "hq_stack_check",
+            side=side,
+            formation=hq.formation,
+            unit=hq.id,
+            hex_to=h,
+            dice=(chk.die,) if chk.die is not None else None,
+            needed=1,
+            result=word,
+            detail=detail,
+            changes=changes,
+        )
+
+    # -- assault ---------------------------------------------------------- #
+    def _do_assault(self, ctx: RuleContext, a: Assault) -> None:
+        st = ctx.state
+        u = st.units[a.unit]
+        if not self._begin(ctx, u):
+            return
+        snap = self._snap(st)
+        h = a.hex
+        frm: str = u.position  # type: ignore[assignment]
+        enemy = self.enemy_of(u.side)
+        defenders = self._combatants(snap, h, enemy)
+        ai = self.info[u.id]
+        kind = assault_type(
+            attackers_are_vehicles=ai.utype.is_vehicle,
+            defenders_are_infantry=all(self.info[d.id].is_infantry for d in defenders),
+            defender_terrain_open=self.board.defence_dice(h) == 0,
+        )
+        changes: list[Any] = []
+        lead = 0
+        if a.with_hq:
+            hq = self._leader(snap, u)
+            assert hq is not None
+            lead = self._leadership(hq)
+            changes += unit_change(hq.id, lead_used=True)
+        dlead = 0
+        dhq = snap.hq.get(h)
+        if (
+            dhq is not None
+            and dhq.side == enemy
+            and not dhq.attrs.get("lead_used")
+            and self._leadership(dhq) > 0
+        ):
+            # ASSUMPTION: a defending HQ lends its leadership to the defence if
+            # it has not lent it yet this turn.
+            dlead = self._leadership(dhq)
+            changes += unit_change(dhq.id, lead_used=True)
+        cost = self.board.move_cost(frm, h, ai.mobility)
+        changes += unit_change(u.id, mp=self._spent(u) + cost)
+        verb = "overruns" if kind.value == "overrun" else "assaults"
+        ctx.emit(
+            "assault",
+            side=u.side,
+            formation=u.formation,
+            unit=u.id,
+            target=h,
+            hex_from=frm,
+            hex_to=h,
+            result=kind.value,
+            detail=(
+                f"{u.name} {verb} {h} held by "
+                + ", ".join(d.name for d in defenders)
+                + (f" (HQ leadership +{lead})" if lead else "")
+            ),
+            changes=changes,
+        )
+        res = resolve_assault(
+            ctx.rng,
+            [self._side_vals(u).assault],
+            [self._side_vals(d).assault for d in defenders],
+            attacker_leadership=lead,
+            defender_leadership=dlead,
+            kind=kind,
+        )
+        for who, roll, side_id in (
+            (u.name, res.attacker, u.side),
+            (" and ".join(d.name for d in defenders), res.defender, enemy),
+        ):
+            ctx.emit(
+                "assault_roll",
+                side=side_id,
+                unit=u.id if side_id == u.side else None,
+                target=h,
+                hex_to=h,
+                dice=roll.dice,
+                needed=roll.to_hit,
+                hits=roll.hits,
+                result=_plural(roll.hits, "hit"),
+                detail=(
+                    f"{who}: {len(roll.dice)} assault dice, hit on {roll.to_hit}+"
+                ),
+            )
+            if roll.allocation_dice:
+                ctx.emit(
+                    "allocation",
+                    side=side_id,
+                    target=h,
+                    dice=roll.allocation_dice,
+                    result="placed",
+                    detail="odd hits placed on the enemy stack by d6",
+                )
+        # Results are simultaneous (FOUND [B]): hits on both stacks, then checks.
+        d_aff = d_dead = False
+        for d, n in zip(defenders, res.attacker.allocation, strict=True):
+            if n:
+                hr = hit_result(
+                    n,
+                    self._target_type(d),
+                    "assault",
+                    self._ustate(d),
+                    one_sided=self.info[d.id].utype.one_sided,
+                )
+                aff, dead = self._hit(ctx, d, hr, by=f"{u.name}'s {kind.value}")
+                d_aff, d_dead = d_aff or aff, d_dead or dead
+        a_aff = a_dead = False
+        if res.defender.allocation[0]:
+            hr = hit_result(
+                res.defender.allocation[0],
+                self._target_type(u),
+                "assault",
+                self._ustate(u),
+                one_sided=ai.utype.one_sided,
+            )
+            a_aff, a_dead = self._hit(ctx, u, hr, by="the defenders")
+        if d_aff:
+            self._hq_stack(ctx, h, enemy, d_dead)
+        if a_aff:
+            self._hq_stack(ctx, frm, u.side, a_dead)
+        # FOUND [B]: the defender keeps the hex unless it took more hits than it
+        # scored; otherwise it retreats one hex straight back or is destroyed.
+        if u.destroyed:
+            outcome = "attacker destroyed"
+        elif res.defender_holds:
+            outcome = "defender holds"
+        else:
+            self._retreat(ctx, frm, h, enemy)
+            outcome = "defender driven out"
+            if not any(x.side == enemy for x in self._snap(st).units(h)):
+                self._advance(ctx, u, h)
+                outcome = "hex taken"
+        ctx.emit(
+            "assault_result",
+            side=u.side,
+            formation=u.formation,
+            unit=u.id,
+            target=h,
+            hex_to=u.hex,
+            result=outcome,
+            detail=(
+                f"{kind.value} on {h}: {res.attacker.hits} hits scored, "
+                f"{res.defender.hits} taken: {outcome}"
+            ),
+            changes=self._end_action(st, u),
+        )
+
+    def _retreat(self, ctx: RuleContext, origin: str, h: str, side: str) -> None:
+        """Defenders driven out of ``h`` retreat one hex straight back.
+
+        FOUND [B]: "retreats one hex straight back along the assault path or is
+        destroyed".  ASSUMPTION: destroyed when that hex is off the map,
+        impassable for it, holds enemy units or a full stack; a defending HQ goes
+        with the retreating units, or dies if none could retreat.
+        """
+        st = ctx.state
+        dest = self.board.beyond(origin, h)
+        retreated = False
+        for d in self._combatants(self._snap(st), h, side):
+            snap = self._snap(st)
+            why = None
+            if dest is None:
+                why = "the map edge"
+            elif self.board.move_cost(h, dest, self.info[d.id].mobility) == math.inf:
+                why = f"{dest} is impassable"
+            elif any(x.side != side for x in snap.units(dest)):
+                why = f"the enemy at {dest}"
+            elif snap.count.get((dest, side), 0) + 1 > STACK_LIMIT:
+                why = f"the full stack at {dest}"
+            p = self._passenger(st, d)
+            if why is None:
+                changes: list[Any] = list(unit_change(d.id, position=dest))
+                if p is not None:
+                    changes += unit_change(p.id, position=dest)
+                if st.control.get(dest) != side:  # type: ignore[arg-type]
+                    changes += control_change(dest, side)  # type: ignore[arg-type]
+                ctx.emit(
+                    "retreat",
+                    side=side,
+                    formation=d.formation,
+                    unit=d.id,
+                    hex_from=h,
+                    hex_to=dest,
+                    result="retreats",
+                    detail=f"{d.name} falls back from {h} to {dest}",
+                    changes=changes,
+                )
+                retreated = True
+            else:
+                changes = list(unit_change(d.id, strength="destroyed"))
+                if p is not None:
+                    changes += unit_change(p.id, strength="destroyed")
+                ctx.emit(
+                    "retreat",
+                    side=side,
+                    formation=d.formation,
+                    unit=d.id,
+                    hex_from=h,
+                    result="destroyed",
+                    detail=f"{d.name} cannot fall back ({why}) and is destroyed",
+                    changes=changes,
+                )
+        snap = self._snap(st)
+        hq = snap.hq.get(h)
+        if hq is None or hq.side != side:
+            return
+        if retreated and dest not in snap.hq:
+            ctx.emit(
+                "retreat",
+                side=side,
+                formation=hq.formation,
+                unit=hq.id,
+                hex_from=h,
+                hex_to=dest,
+                result="retreats",
+                detail=f"{hq.name} falls back with its units to {dest}",
+                changes=unit_change(hq.id, position=dest),
+            )
+        else:
+            ctx.emit(
+                "retreat",
+                side=side,
+                formation=hq.formation,
+                unit=hq.id,
+                hex_from=h,
+                result="destroyed",
+                detail=f"{hq.name} is caught at {h} and destroyed",
+                changes=unit_change(hq.id, strength="destroyed"),
+            )
+
+    def _advance(self, ctx: RuleContext, u: Unit, h: str) -> None:
+        """ASSUMPTION: a successful assault takes the hex: the attacker moves in."""
+        st = ctx.state
+        frm = u.position
+        changes: list[Any] = list(unit_change(u.id, position=h))
+        p = self._passenger(st, u)
+        if p is not None:
+            changes += unit_change(p.id, position=h)
+        if st.control.get(h) != u.side:
+            changes += control_change(h, u.side)
+        ctx.emit(
+            "advance",
+            side=u.side,
+            formation=u.formation,
+            unit=u.id,
+            hex_from=frm,  # type: ignore[arg-type]
+            hex_to=h,
+            result="captured",
+            detail=f"{u.name} advances into {h}",
+            changes=changes,
+        )
+
+    # -- rally, transport ------------------------------------------------- #
+    def _do_rally(self, ctx: RuleContext, a: Rally) -> None:
+        st = ctx.state
+        u = st.units[a.unit]
+        self._begin(ctx, u, command_check=False)
+        morale = self._morale(st, u.formation)
+        hq = self._hq_unit(st, u.formation)
+        lead = (
+            self._leadership(hq)
+            if hq is not None and not hq.destroyed and hq.position == u.position
+            else 0
+        )
+        # WaW HQ leadership: subtracted from the rally roll of units in its hex.
+        chk = rally_check(ctx.rng, morale, leadership=lead)
+        changes: list[Any] = list(self._end_action(st, u))
+        if chk.passed:
+            changes += unit_change(u.id, disrupted=False)
+            p = self._passenger(st, u)
+            if p is not None and p.disrupted:
+                # WaW 5.2: passengers rally with their carrier.
+                changes += unit_change(p.id, disrupted=False)
+        ctx.emit(
+            "rally",
+            side=u.side,
+            formation=u.formation,
+            unit=u.id,
+            hex_to=u.hex,
+            dice=chk.dice,
+            needed=morale,
+            result="rallied" if chk.passed else "still disrupted",
+            detail=(
+                f"{u.name} rallies: 2d6 = {sum(chk.dice)}"
+                + (f" - leadership {lead}" if lead else "")
+                + f" = {chk.total} vs morale {morale}"
+            ),
+            changes=changes,
+        )
+
+    def _do_mount(self, ctx: RuleContext, a: Mount) -> None:
+        st = ctx.state
+        u = st.units[a.unit]
+        if not self._begin(ctx, u):
+            return
+        c = st.units[a.carrier]
+        # ASSUMPTION: boarding is the platoon's action (Ops Complete); the
+        # carrier may still move it this activation.
+        ctx.emit(
+            "mount",
+            side=u.side,
+            formation=u.formation,
+            unit=u.id,
+            target=c.id,
+            hex_to=u.hex,
+            result="aboard",
+            detail=f"{u.name} boards {c.name} at {u.position}",
+            changes=(*unit_change(u.id, carried_by=c.id), *self._end_action(st, u)),
+        )
+
+    def _do_dismount(self, ctx: RuleContext, a: Dismount) -> None:
+        st = ctx.state
+        u = st.units[a.unit]
+        if not self._begin(ctx, u):
+            return
+        c = st.units[u.carried_by]  # type: ignore[index]
+        # ASSUMPTION: dismounting is the platoon's action (Ops Complete).
+        ctx.emit(
+            "dismount",
+            side=u.side,
+            formation=u.formation,
+            unit=u.id,
+            target=c.id,
+            hex_to=u.hex,
+            result="dismounted",
+            detail=f"{u.name} dismounts from {c.name} at {u.position}",
+            changes=(*unit_change(u.id, carried_by=None), *self._end_action(st, u)),
+        )
+
+    _appliers: ClassVar[dict[type[Action], Any]] = {
+        Activate: _do_activate,
+        Defer: _do_defer,
+        EndActivation: _do_end,
+        Pass: _do_pass,
+        Move: _do_move,
+        MoveHQ: _do_move_hq,
+        Fire: _do_fire,
+        Assault: _do_assault,
+        Rally: _do_rally,
+        Mount: _do_mount,
+        Dismount: _do_dismount,
+    }
