@@ -39,6 +39,7 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_map.py
+	$(BIN)/python benchmarks/bench_engine.py
 
 map: $(STAMP)
 	$(BIN)/wargame map build
