@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.wargame-installed
 PYTEST_ARGS ?=
 
-.PHONY: help venv lab lab-headless test lint unit notebooks bench map clean
+.PHONY: help venv lab lab-headless test lint unit notebooks bench bench-los map clean
 
 help:
 	@echo "make lab        create/refresh .venv and open JupyterLab on notebooks/01_quickstart.ipynb"
@@ -40,6 +40,10 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_map.py
 	$(BIN)/python benchmarks/bench_engine.py
+
+# needs Debian's libgdal-dev (apt-get install -y libgdal-dev); builds its own GDAL venv
+bench-los: $(STAMP)
+	$(BIN)/python benchmarks/bench_los.py
 
 map: $(STAMP)
 	$(BIN)/wargame map build

@@ -67,7 +67,7 @@ def test_fast_verdict_equals_full_profile_verdict(rolling):
     # the probes and the skipped cells are exact shortcuts of the sampled model
     rng = np.random.default_rng(2)
     a, b = random_pairs(rng, rolling, 300)
-    fast = L.visible_many(rolling, a, b, 3.0, 1.0, True, parallel=False)
+    fast = L.visible_many(rolling, a, b, 3.0, 1.0, True)
     for k in range(len(a)):
         r = L.line_of_sight(rolling, tuple(a[k]), tuple(b[k]), 3.0, 1.0, True)
         assert r.visible == fast[k]

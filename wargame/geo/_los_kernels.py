@@ -118,15 +118,15 @@ def _quad_max(Z, mi, ma, m0, n0, dm, dn, a, b, cd2, ts, te):  # type: ignore[no-
 
 
 @njit(cache=True, nogil=True)
-def _trace(  # type: ignore[no-untyped-def]
+def _march(  # type: ignore[no-untyped-def]
     z,
     zx0,
     zy0,
-    zcell,
+    zic,
     cov,
     cx0,
     cy0,
-    ccell,
+    cic,
     oh,
     use_obst,
     inr,
@@ -137,81 +137,24 @@ def _trace(  # type: ignore[no-untyped-def]
     py,
     pcx,
     pcy,
-    qx,
-    qy,
     qcx,
     qcy,
-    zp,
-    zq,
-    hp1,
-    hq1,
-    hp2,
-    hq2,
-    step,
+    dx,
+    dy,
+    D,
+    n,
+    inv,
+    cd2,
+    a1,
+    b1,
+    a2,
+    b2,
     kcurv,
-    nprobe,
+    bl1,
+    bl2,
 ):
-    """Blocked flags (P->Q, Q->P) of the sight line between P and Q.
-
-    ``zp``/``zq`` are the grounds at P and Q from ``_ground`` (the caller's, so that
-    the table can compute them once per hex).
-
-    ``hp1``/``hq1`` are the heights above ground at P and Q for the first line,
-    ``hp2``/``hq2`` for the second. Exact for the sampled model (see module doc).
-    """
-    zic = 1.0 / zcell
-    cic = 1.0 / ccell
-    dx = qx - px
-    dy = qy - py
-    D = math.sqrt(dx * dx + dy * dy)
-    n = math.ceil(D / step)
-    if n < 2:
-        return False, False
-    a1 = zp + hp1
-    b1 = zq + hq1
-    a2 = zp + hp2
-    b2 = zq + hq2
-    bl1 = False
-    bl2 = False
-    inv = 1.0 / n
-    cd2 = kcurv * D * D
-    # 1. probes: midpoint, quarters, eighths... (any blocker decides)
-    den = 2
-    while den <= nprobe:
-        for num in range(1, den, 2):
-            i = (n * num) // den
-            if i < 1:
-                continue
-            t = i * inv
-            top = _top_at(
-                z,
-                zx0,
-                zy0,
-                zic,
-                cov,
-                cx0,
-                cy0,
-                cic,
-                oh,
-                use_obst,
-                inr,
-                pcx,
-                pcy,
-                qcx,
-                qcy,
-                px + dx * t,
-                py + dy * t,
-            )
-            d = D * t
-            bulge = kcurv * d * (D - d)
-            if top > a1 + (b1 - a1) * t - bulge:
-                bl1 = True
-            if top > a2 + (b2 - a2) * t - bulge:
-                bl2 = True
-            if bl1 and bl2:
-                return True, True
-        den *= 2
-    # 2. march over the dual cells along the major axis, one column slab at a time
+    """Step 2 of ``_trace``: the exact march over the DEM's dual cells."""
+    # one column (or row) slab of dual cells at a time
     maxb = cd2 * 0.25 + _EPS_M
     fr0 = (zy0 - py) * zic - 0.5
     fc0 = (px - zx0) * zic - 0.5
@@ -318,6 +261,136 @@ def _trace(  # type: ignore[no-untyped-def]
     return bl1, bl2
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _trace(  # type: ignore[no-untyped-def]
+    z,
+    zx0,
+    zy0,
+    zcell,
+    cov,
+    cx0,
+    cy0,
+    ccell,
+    oh,
+    use_obst,
+    inr,
+    Zs,
+    Us,
+    Os,
+    px,
+    py,
+    pcx,
+    pcy,
+    qx,
+    qy,
+    qcx,
+    qcy,
+    zp,
+    zq,
+    h_obs,
+    h_tgt,
+    step,
+    kcurv,
+    nprobe,
+):
+    """Blocked flags (P->Q, Q->P) of the sight line between P and Q.
+
+    ``zp``/``zq`` are the grounds at P and Q from ``_ground`` (the caller's, so that
+    the table can compute them once per hex).
+
+    Line 1 has the eye (``h_obs`` above ground) at P and the target (``h_tgt``) at
+    Q, line 2 the reverse. Exact for the sampled model (see module doc).
+    """
+    zic = 1.0 / zcell
+    cic = 1.0 / ccell
+    dx = qx - px
+    dy = qy - py
+    D = math.sqrt(dx * dx + dy * dy)
+    n = math.ceil(D / step)
+    if n < 2:
+        return False, False
+    a1 = zp + h_obs  # line 1: P observes Q
+    b1 = zq + h_tgt
+    a2 = zp + h_tgt  # line 2: Q observes P
+    b2 = zq + h_obs
+    bl1 = False
+    bl2 = False
+    inv = 1.0 / n
+    cd2 = kcurv * D * D
+    # 1. probes: midpoint, quarters, eighths... (any blocker decides)
+    den = 2
+    while den <= nprobe:
+        for num in range(1, den, 2):
+            i = (n * num) // den
+            if i < 1:
+                continue
+            t = i * inv
+            top = _top_at(
+                z,
+                zx0,
+                zy0,
+                zic,
+                cov,
+                cx0,
+                cy0,
+                cic,
+                oh,
+                use_obst,
+                inr,
+                pcx,
+                pcy,
+                qcx,
+                qcy,
+                px + dx * t,
+                py + dy * t,
+            )
+            d = D * t
+            bulge = kcurv * d * (D - d)
+            if top > a1 + (b1 - a1) * t - bulge:
+                bl1 = True
+            if top > a2 + (b2 - a2) * t - bulge:
+                bl2 = True
+            if bl1 and bl2:
+                return True, True
+        den *= 2
+    # 2. march over the cells (a call: the inlined part above stays small)
+    return _march(
+        z,
+        zx0,
+        zy0,
+        zic,
+        cov,
+        cx0,
+        cy0,
+        cic,
+        oh,
+        use_obst,
+        inr,
+        Zs,
+        Us,
+        Os,
+        px,
+        py,
+        pcx,
+        pcy,
+        qcx,
+        qcy,
+        dx,
+        dy,
+        D,
+        n,
+        inv,
+        cd2,
+        a1,
+        b1,
+        a2,
+        b2,
+        kcurv,
+        bl1,
+        bl2,
+    )
+
+
 @njit(cache=True, nogil=True)
 def pairs_visible(  # type: ignore[no-untyped-def]
     z,
@@ -391,82 +464,11 @@ def pairs_visible(  # type: ignore[no-untyped-def]
             zq,
             h_obs,
             h_tgt,
-            h_tgt,
-            h_obs,
             step,
             kcurv,
             nprobe,
         )
         out[k] = not (b1 if fwd else b2)
-    return out
-
-
-@njit(cache=True, parallel=True)
-def pairs_visible_parallel(  # type: ignore[no-untyped-def]
-    z,
-    zx0,
-    zy0,
-    zcell,
-    cov,
-    cx0,
-    cy0,
-    ccell,
-    oh,
-    use_obst,
-    inr,
-    Zs,
-    Us,
-    Os,
-    ax,
-    ay,
-    acx,
-    acy,
-    bx,
-    by,
-    bcx,
-    bcy,
-    h_obs,
-    h_tgt,
-    step,
-    kcurv,
-    nprobe,
-    nchunk,
-):
-    """:func:`pairs_visible` split into ``nchunk`` interleaved parallel chunks."""
-    m = ax.size
-    out = np.empty(m, np.bool_)
-    for c in prange(nchunk):
-        sl = np.arange(c, m, nchunk)
-        res = pairs_visible(
-            z,
-            zx0,
-            zy0,
-            zcell,
-            cov,
-            cx0,
-            cy0,
-            ccell,
-            oh,
-            use_obst,
-            inr,
-            Zs,
-            Us,
-            Os,
-            ax[sl],
-            ay[sl],
-            acx[sl],
-            acy[sl],
-            bx[sl],
-            by[sl],
-            bcx[sl],
-            bcy[sl],
-            h_obs,
-            h_tgt,
-            step,
-            kcurv,
-            nprobe,
-        )
-        out[sl] = res
     return out
 
 
@@ -636,8 +638,6 @@ def _table_row(  # type: ignore[no-untyped-def]
             zc[iq],
             h_obs,
             h_tgt,
-            h_tgt,
-            h_obs,
             step,
             kcurv,
             nprobe,

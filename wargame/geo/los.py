@@ -60,6 +60,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+import numba
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
@@ -85,7 +86,7 @@ DEFAULT_OBSERVER_HEIGHT_M = 2.5  # assumption: a standing soldier's eyes
 DEFAULT_TARGET_HEIGHT_M = 2.0  # assumption: a vehicle or standing soldier
 DEFAULT_RANGE_HEXES = 20
 # Probes tried before the exact cell march (a tuning knob; it changes no answer).
-_N_PROBES = 16
+_N_PROBES = 8
 # Bump when the model or the table format changes: cached tables are rebuilt.
 LOS_MODEL_VERSION = 1
 
@@ -152,7 +153,7 @@ class LOSTerrain:
     )
     classes: tuple[str, ...] = TERRAIN_CLASSES
     ident: str = "terrain"
-    _cache: dict[Any, Any] = field(default_factory=dict, repr=False)
+    _cache: dict[Any, Any] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.dem = np.ascontiguousarray(self.dem, dtype=np.float32)
@@ -474,12 +475,10 @@ class LOSResult:
 
         Returns the matplotlib ``Figure`` (drawn on ``ax`` if given).
         """
-        import matplotlib
-
         if ax is None:
             from matplotlib.figure import Figure as _Figure
 
-            fig = _Figure(figsize=(8, 3.2))
+            fig = _Figure(figsize=(8, 3.2), layout="constrained")
             ax = fig.subplots()
         else:
             fig = ax.figure
@@ -534,7 +533,6 @@ class LOSResult:
             + f": {self.observer_hex or 'observer'} → {self.target_hex or 'target'}"
         )
         ax.legend(loc="best", fontsize="small")
-        del matplotlib
         return fig
 
 
@@ -681,7 +679,6 @@ def visible_many(
     *,
     curvature_coeff: float = CURVATURE_COEFF,
     step_m: float = SAMPLE_STEP_M,
-    parallel: bool = True,
 ) -> npt.NDArray[np.bool_]:
     """Vectorised :func:`line_of_sight` verdicts for ``(n, 2)`` arrays of points.
 
@@ -719,10 +716,6 @@ def visible_many(
         )
     ]
     kc = _kcurv(curvature_coeff)
-    if parallel and len(a) >= 256:
-        return K.pairs_visible_parallel(
-            *kargs, *cols, h_o, h_t, float(step_m), kc, _N_PROBES, 16
-        )  # type: ignore[no-any-return]
     return K.pairs_visible(
         *kargs,
         *cols,
@@ -834,7 +827,6 @@ def hex_viewshed(
         observer_height_m,
         target_height_m,
         obstacles,
-        parallel=len(tx) >= 2000,
     )
     qv = np.concatenate([[q0], cells[vis, 0]])
     rv = np.concatenate([[r0], cells[vis, 1]])
@@ -1066,23 +1058,26 @@ def build_hex_los_table(
     cx, cy = g.axial_to_xy(q, r)
     dq, dr = _half_offsets(rng)
     n = g.n_hexes
-    # interleave observers so the two threads' halves are spread over the map
-    order = np.concatenate([np.arange(0, n, 2), np.arange(1, n, 2)])
-    fwd, bwd = K.table(
-        *terrain.kernel_args(heights),
-        np.ascontiguousarray(cx),
-        np.ascontiguousarray(cy),
-        g.n_cols,
-        g.n_rows,
-        dq,
-        dr,
-        h_o,
-        h_t,
-        SAMPLE_STEP_M,
-        _kcurv(curvature_coeff),
-        _N_PROBES,
-        order,
-    )
+    order = np.arange(n)
+    kargs = terrain.kernel_args(heights)
+    # dynamic scheduling: a thread slowed by another process does not hold up
+    # the other one at the end
+    with numba.parallel_chunksize(16):
+        fwd, bwd = K.table(
+            *kargs,
+            np.ascontiguousarray(cx),
+            np.ascontiguousarray(cy),
+            g.n_cols,
+            g.n_rows,
+            dq,
+            dr,
+            h_o,
+            h_t,
+            SAMPLE_STEP_M,
+            _kcurv(curvature_coeff),
+            _N_PROBES,
+            order,
+        )
     return HexLOSTable(g, rng, fwd, None if h_o == h_t else bwd, params, key)
 
 
