@@ -65,6 +65,60 @@ assert places.loc["Erpeler Ley", "elevation_max_m"] > 150
 assert m.hex_at(lon=7.2287, lat=50.5792) == places.loc["Remagen", "hex"]
 print("Rhine crossings: ferries in", int(h["ferry"].sum()), "hexes; the Rhine bridge in",
       int(h["rhine_bridge"].sum()), "hexes")"""),
+    md("""## A scenario
+Scenarios are TOML files in `scenarios/`: the rule system, the map window, the sides,
+formations, units with their hexes, objectives and victory points. `Game.from_scenario`
+loads one with a dice seed (the same seed and the same decisions give the same game).
+`test_remagen` is a small World at War fight on the plateau above Remagen."""),
+    code("""from wargame.engine import Game
+
+game = Game.from_scenario("test_remagen", seed=7)
+print(game)
+game.units[["name", "side", "type", "hex", "strength", "unit_class"]]"""),
+    md("""## The game on the map
+`game.view()` puts the game on the offline terrain picture. Units are NATO-style symbols
+in their counter colours (US green, Soviet red, West German grey, British beige); a white
+band marks a reduced counter, a yellow **D** a disrupted one, a grey veil Ops Complete,
+and a number the units in a stack.
+
+* **Click a unit**: the hexes it can see within its extended weapon range (its line-of-sight
+  polygon; tick *DEM-level viewshed* for the terrain-level one) and range rings for
+  normal and extended range.
+* **Then click an enemy**: the sight line, green where it sees and red behind the first
+  blocker, the terrain profile and the exact odds of every weapon (tab *Line of sight*).
+* **Step** plays one action by the AI, **End of turn** and **Run to end** more; **Undo**
+  takes actions back; **Reset** starts again with the seed in the field. Choose a side
+  under *you play* to play it yourself from the map and the list in *Your move*.
+* The dice of the last roll, the chit cup and the log (filter it by turn, side or unit)
+  are always up to date."""),
+    code("""view = game.view()
+view"""),
+    md("""## The same from code
+Every control is also a method, so a notebook can drive the view. Here the T-72 platoon
+looks west to east across the plateau, then we ask what a shot at the M60s would do."""),
+    code("""view.select_unit("SU-T1")      # as a click on its counter
+view.pick_target("US-M1")      # as a click on the enemy stack
+print(view.los_result.explain())
+print(f"{len(view.visible_hexes)} hexes in its line of sight")"""),
+    code("""from wargame.render.game import fire_odds, fire_ranges
+
+print("reach (hex distance):", fire_ranges(game, "SU-T1"))
+fire_odds(game, "SU-T1", "US-M1").style.format("{:.1%}", subset=["no effect", "disrupted", "reduced", "destroyed"], na_rep="")"""),
+    md("""## Stepping
+`view.step()` is the **Step** button: the side to move lets its policy (here the random
+one) choose a legal action. The map, the dice, the cup and the log follow; `game.log` is a
+DataFrame with one row per event."""),
+    code("""for _ in range(10):
+    view.step()
+view.end_turn()
+print(game)
+game.log[["seq", "turn", "phase", "side", "unit", "kind", "dice", "needed", "hits", "result"]].tail(10)"""),
+    code("""# the log is ordinary pandas: events per turn and kind so far
+game.log.pivot_table(index="kind", columns="turn", values="seq", aggfunc="count", observed=True).fillna(0).astype(int)"""),
+    code("""# checks: this notebook is also a test
+assert game.state.turn >= 2 and len(game.actions) >= 11
+assert len(view.units.stacks) == game.units.query("status != 'destroyed'")["hex"].nunique()
+print("quickstart ok:", len(game.log), "events")"""),
     md("""## A closer look: a 50 m grid around Linz
 Skirmish rule systems use smaller hexes; cut a window so the grid stays small."""),
     code("""linz = wargame.load_map(hex_size_m=50, window="Linz")

@@ -1,6 +1,9 @@
 """The README's run command starts JupyterLab on the quick-start notebook (loopback)."""
 
+import contextlib
+import os
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -77,11 +80,14 @@ def test_wargame_lab_serves_the_quickstart_notebook_on_loopback(tmp_path):
         else:
             raise AssertionError("JupyterLab never answered on its port")
     finally:
-        proc.terminate()
+        # the whole process group: JupyterLab and any kernel it started
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGTERM)
         try:
             proc.wait(20)
         except subprocess.TimeoutExpired:
-            proc.kill()
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(5)
 
 
 def test_wargame_lab_with_a_missing_notebook_exits_2(capsys):

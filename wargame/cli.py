@@ -5,8 +5,10 @@ Examples::
     wargame map build --source ../shared/geodata     # rebuild maps/rhine-remagen
     wargame map info rhine-remagen
     wargame lab                                      # JupyterLab on the notebooks
+    wargame validate scenarios/*.toml                # check scenario files
+    wargame run ahr_delay --seed 7 --out log.csv     # play one with AI policies
 
-User mistakes end with exit code 2 and a one-line message, never a traceback.
+User mistakes end with exit code 2 and one line per problem, never a traceback.
 """
 
 from __future__ import annotations
@@ -14,7 +16,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -227,7 +228,10 @@ def _cmd_lab(args: argparse.Namespace) -> int:
         cmd.append("--no-browser")
     if os.geteuid() == 0:
         cmd.append("--allow-root")
-    return subprocess.call(cmd, cwd=REPO)
+    os.chdir(REPO)
+    # replace this process so that signals (Ctrl-C, a test's SIGTERM) reach Jupyter
+    os.execv(sys.executable, cmd)
+    return 0  # pragma: no cover - execv does not return
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -339,6 +343,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     pl.set_defaults(func=_cmd_lab)
     _add_batch_parser(sub)
+    _add_run_parser(sub)
+    _add_validate_parser(sub)
     return p
 
 
@@ -450,6 +456,210 @@ def _add_batch_parser(sub: Any) -> None:
     pb.set_defaults(func=_cmd_batch)
 
 
+def _write_atomic(path: Path, write: Any) -> None:
+    """Write through a temporary file in the same folder, then rename it."""
+    import tempfile
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    os.close(fd)
+    mask = os.umask(0)
+    os.umask(mask)
+    try:
+        write(Path(tmp))
+        os.chmod(tmp, 0o666 & ~mask)  # as an ordinary file, not mkstemp's 0600
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _scenario_or_usage(source: str) -> Any:
+    """Load and fully check a scenario; every problem becomes a usage error."""
+    from wargame.engine import ScenarioError, check_scenario, load_scenario
+
+    try:
+        scenario = load_scenario(source)
+    except ScenarioError as exc:
+        raise UsageError(str(exc)) from None
+    problems = check_scenario(scenario)
+    if problems:
+        raise UsageError("\n".join(problems))
+    return scenario
+
+
+def _losses_table(game: Any) -> Any:
+    """Units at the start and lost (destroyed) or reduced, by side and type."""
+    import pandas as pd
+
+    start = game.initial_state
+    rows = []
+    for uid, u in game.state.units.items():
+        u0 = start.units[uid]
+        rows.append(
+            {
+                "side": u.side,
+                "type": u.type,
+                "units": 1,
+                "destroyed": int(u.destroyed),
+                "reduced": int(u.strength == "reduced" and u0.strength != "reduced"),
+                "arrived": int(u.position is not None or u.destroyed),
+            }
+        )
+    df = pd.DataFrame(rows)
+    return df.groupby(["side", "type"], sort=True)[
+        ["units", "arrived", "destroyed", "reduced"]
+    ].sum()
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    from wargame.ai import available_policies, get_policy
+    from wargame.engine import Game
+
+    out = Path(args.out) if args.out else None
+    if out is not None and out.suffix.lower() not in (".csv", ".parquet"):
+        raise UsageError(
+            f"run: --out {args.out!r} must end in .csv or .parquet (the log's format)"
+        )
+    if out is not None and out.suffix.lower() == ".parquet":
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            raise UsageError(
+                "run: writing .parquet needs pyarrow (pip install 'wargame[geo]'); "
+                "or use --out log.csv"
+            ) from None
+    save = Path(args.save) if args.save else None
+    if args.seed < 0:
+        raise UsageError(f"run: --seed must be >= 0, not {args.seed}")
+    if args.turns is not None and args.turns < 1:
+        raise UsageError(f"run: --turns must be >= 1, not {args.turns}")
+    scenario = _scenario_or_usage(args.scenario)
+    sides = [s["id"] for s in scenario.sides]
+    chosen = dict.fromkeys(sides, "doctrine")
+    for item in args.policy or []:
+        side, sep, name = item.partition("=")
+        if not sep or not side or not name:
+            raise UsageError(
+                f"run: --policy {item!r} must be SIDE=NAME, e.g. {sides[0]}=doctrine"
+            )
+        if side not in chosen:
+            raise UsageError(
+                f"run: --policy {item!r}: no side {side!r}; sides: {', '.join(sides)}"
+            )
+        if name not in available_policies():
+            raise UsageError(
+                f"run: --policy {item!r}: unknown policy {name!r}"
+                f"{_did_you_mean(name, available_policies())}; available policies: "
+                f"{', '.join(available_policies())}"
+            )
+        chosen[side] = name
+    policies = {side: get_policy(name) for side, name in chosen.items()}
+    game = Game(scenario, seed=args.seed, policies=policies)
+    outcome = game.run(turns=args.turns)
+    # outputs first (atomically), then the summary
+    if out is not None:
+        log = game.log
+        if out.suffix.lower() == ".csv":
+            _write_atomic(out, lambda p: log.to_csv(p, index=False))
+        else:
+            log = log.assign(dice=log["dice"].map(lambda d: list(d) if d else None))
+            _write_atomic(out, lambda p: log.to_parquet(p, index=False))
+    if save is not None:
+        _write_atomic(save, lambda p: game.save(p))
+    st = game.state
+    names = {s: st.sides[s].name for s in sides}
+    print(f"{scenario.title} ({scenario.id}, {scenario.ruleset}), seed {args.seed}")
+    print("policies: " + ", ".join(f"{names[s]} = {chosen[s]}" for s in sides))
+    if outcome is None:
+        points = getattr(game.ruleset, "victory_points", None)
+        vp = points(st) if points is not None else {}
+        print(f"stopped after turn {st.turn - 1} of {scenario.turns}: not over")
+    else:
+        vp = dict(outcome.victory_points)
+        winner = names.get(outcome.winner, "draw") if outcome.winner else "draw"
+        print(f"result: {winner} ({outcome.termination}, turn {outcome.turn})")
+    print("victory points: " + ", ".join(f"{names[s]} {vp.get(s, 0)}" for s in sides))
+    table = _losses_table(game)
+    table.index = table.index.set_levels(
+        [names.get(s, s) for s in table.index.levels[0]], level=0
+    )
+    print()
+    print(table.to_string())
+    print(f"\n{len(game.actions)} actions, {len(game.events)} events")
+    if out is not None:
+        print(f"log written to {out}")
+    if save is not None:
+        print(f"game saved to {save} (wargame.engine.Game.load)")
+    return 0
+
+
+def _add_run_parser(sub: Any) -> None:
+    pr = sub.add_parser(
+        "run",
+        help="play a scenario to the end with AI policies and print a summary",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="Examples:\n"
+        "  wargame run ahr_delay --seed 7\n"
+        "  wargame run scenarios/remagen_linz_crossing.toml --policy frg=greedy "
+        "--policy pact=doctrine\n"
+        "  wargame run siebengebirge_heights --turns 3 --out log.csv "
+        "--save game.json\n"
+        "Policies: random, greedy, doctrine (default: doctrine for every side).",
+    )
+    pr.add_argument("scenario", help="scenario name (see scenarios/) or .toml file")
+    pr.add_argument("--seed", type=int, default=0, help="dice seed (default 0)")
+    pr.add_argument("--turns", type=int, help="play at most this many turns")
+    pr.add_argument(
+        "--policy",
+        action="append",
+        metavar="SIDE=NAME",
+        help="policy of a side, e.g. pact=greedy (repeatable)",
+    )
+    pr.add_argument("--out", help="write the event log: log.csv or log.parquet")
+    pr.add_argument("--save", help="write a save file (JSON) to load and replay")
+    pr.set_defaults(func=_cmd_run)
+
+
+def _cmd_validate(args: argparse.Namespace) -> int:
+    from wargame.engine import ScenarioError, check_scenario, load_scenario
+
+    problems: list[str] = []
+    for source in args.files:
+        try:
+            scenario = load_scenario(source)
+        except ScenarioError as exc:
+            problems += exc.problems
+            continue
+        found = check_scenario(scenario)
+        if found:
+            problems += found
+            continue
+        print(
+            f"ok: {scenario.source}: {scenario.title} ({scenario.ruleset}, "
+            f"{scenario.turns} turns, {len(scenario.units)} units)"
+        )
+    if problems:
+        raise UsageError("\n".join(problems))
+    return 0
+
+
+def _add_validate_parser(sub: Any) -> None:
+    pv = sub.add_parser(
+        "validate",
+        help="check scenario files without playing them",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="Examples:\n"
+        "  wargame validate scenarios/*.toml\n"
+        "  wargame validate my_scenario.toml\n"
+        "Exit code 2 and one line per problem (file: field: problem) if any.",
+    )
+    pv.add_argument(
+        "files", nargs="+", metavar="FILE", help="scenario files (or names)"
+    )
+    pv.set_defaults(func=_cmd_validate)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
     parser = build_parser()
@@ -457,7 +667,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args))
     except (UsageError, ValueError, FileNotFoundError) as exc:
-        print(f"wargame: error: {exc}", file=sys.stderr)
+        for line in str(exc).splitlines() or [""]:  # one line per problem
+            print(f"wargame: error: {line}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -20,6 +20,28 @@ def _wait_for_kernel(page: Any, lab_url: str) -> None:
         page.wait_for_timeout(250)
 
 
+def _click_inside(page: Any, target: Any, fx: float, fy: float) -> None:
+    """Click at a fraction of an element's box, once the layout has settled.
+
+    Lab re-draws cells that come into view, which can move the page between
+    reading the box and clicking: check what is under the point first.
+    """
+    for _ in range(10):
+        target.scroll_into_view_if_needed()
+        two_frames(page)
+        box = target.bounding_box()
+        x, y = box["x"] + box["width"] * fx, box["y"] + box["height"] * fy
+        hit = page.evaluate(
+            "([el, x, y]) => el.contains(document.elementFromPoint(x, y))",
+            [target.element_handle(), x, y],
+        )
+        if hit:
+            page.mouse.click(x, y)
+            return
+        page.wait_for_timeout(300)
+    raise AssertionError("the map never settled under the mouse")
+
+
 def test_jupyterlab_runs_quickstart_to_a_rendered_map(offline_page, lab_url, timings):
     page = offline_page
     page.set_viewport_size({"width": 1400, "height": 1000})
@@ -53,20 +75,40 @@ def test_jupyterlab_runs_quickstart_to_a_rendered_map(offline_page, lab_url, tim
         ".jp-OutputArea-output", has_text=re.compile("Rhine crossings")
     ).wait_for(timeout=180_000)
     timings["lab_run_all_to_map_s"] = round(time.time() - t1, 2)
+    # the game further down: GameView with its unit markers, stepped by the notebook
+    page.locator(
+        ".jp-OutputArea-output", has_text=re.compile("quickstart ok")
+    ).wait_for(timeout=180_000)
+    timings["lab_run_all_to_game_s"] = round(time.time() - t1, 2)
+    page.locator(f"{panel} .wargame-gameview").first.wait_for(timeout=60_000)
+    page.wait_for_function(
+        f"document.querySelectorAll('{panel} img.leaflet-marker-icon').length >= 5",
+        timeout=60_000,
+    )
     info = page.locator(f"{panel} .wargame-hex-info-panel").first
     info.scroll_into_view_if_needed()
+    # Lab skips drawing cells out of view: wait until the panel is drawn again
+    page.wait_for_function(
+        "el => el.innerText.includes('Remagen')",
+        arg=info.element_handle(),
+        timeout=30_000,
+    )
+    two_frames(page)
     first = info.inner_text()
     assert "Remagen" in first and "town" in first  # selected by the notebook
     first_label = re.search(r"hex\s+([A-Z]+\d+)", first).group(1)
     # click the map centre: the panel shows another hex, found by arithmetic
     leaflet = page.locator(f"{panel} .leaflet-container").first
-    box = leaflet.bounding_box()
-    page.mouse.click(box["x"] + box["width"] * 0.3, box["y"] + box["height"] * 0.6)
-    page.wait_for_function(
-        "([el, old]) => !el.innerText.includes(old)",
-        arg=[info.element_handle(), first_label],
-        timeout=30_000,
-    )
+    _click_inside(page, leaflet, 0.3, 0.6)
+    try:
+        page.wait_for_function(
+            "([el, old]) => !el.innerText.includes(old)",
+            arg=[info.element_handle(), first_label],
+            timeout=30_000,
+        )
+    except Exception:
+        page.screenshot(path=str(ARTIFACTS / "lab_quickstart_failed.png"))
+        raise
     two_frames(page)
     assert re.search(r"hex\s+[A-Z]+\d+", info.inner_text())
     page.screenshot(path=str(ARTIFACTS / "lab_quickstart.png"))

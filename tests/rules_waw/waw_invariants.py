@@ -6,8 +6,9 @@ calls it with each event and the state that event produced.  It raises
 
 Per event:
 * stacking: at most 2 counted units per side and hex; at most one HQ per hex;
-* positions: every unit in play has exactly one on-map hex; passengers share their
-  carrier's hex; no hex holds units of both sides;
+* positions: every unit in play has exactly one on-map hex (reinforcements not
+  yet arrived have none); passengers share their carrier's hex; no hex holds
+  units of both sides;
 * destroyed units never act; Ops Complete units never act again in the turn
   (checked on the event kinds that are a unit acting);
 * cup and chits: during a turn, cup + set-aside + the drawn chit are exactly the
@@ -80,6 +81,8 @@ class InvariantChecker:
             if u.destroyed:
                 continue
             pos = u.position
+            if pos is None and u.attrs.get("arrives") is not None:
+                continue  # a reinforcement that has not arrived yet
             assert isinstance(pos, str) and pos in rules.board, (
                 f"{where}: {u.id} has no on-map hex ({pos!r})"
             )

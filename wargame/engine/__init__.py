@@ -37,7 +37,14 @@ from .ruleset import (
     get_ruleset,
     register_ruleset,
 )
-from .scenario import Scenario, load_scenario
+from .scenario import (
+    FORMAT_VERSION,
+    Scenario,
+    available_scenarios,
+    check_scenario,
+    load_scenario,
+    locate_hex,
+)
 from .state import (
     Change,
     Formation,
@@ -56,6 +63,7 @@ from .state import (
 )
 
 __all__ = [
+    "FORMAT_VERSION",
     "LOG_COLUMNS",
     "SAVE_FORMAT",
     "SAVE_VERSION",
@@ -86,11 +94,14 @@ __all__ = [
     "UnknownRulesetError",
     "action_from_dict",
     "available_rulesets",
+    "available_scenarios",
+    "check_scenario",
     "control_change",
     "deck_change",
     "events_frame",
     "get_ruleset",
     "load_scenario",
+    "locate_hex",
     "pool_change",
     "register_ruleset",
     "state_change",

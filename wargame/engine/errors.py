@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 __all__ = [
     "IllegalActionError",
     "SaveFileError",
@@ -22,7 +24,22 @@ class IllegalActionError(ValueError):
 
 
 class ScenarioError(ValueError):
-    """A scenario file or dict is missing something or has a bad value."""
+    """A scenario file or dict is missing something or has a bad value.
+
+    Args:
+        problems: one problem line, or several (``<file>: <field>: <problem>``);
+            the message is the lines joined by newlines.
+
+    Examples:
+        >>> exc = ScenarioError(["a.toml: turns: missing", "a.toml: id: missing"])
+        >>> exc.problems
+        ('a.toml: turns: missing', 'a.toml: id: missing')
+    """
+
+    def __init__(self, problems: str | Sequence[str]) -> None:
+        lines = (problems,) if isinstance(problems, str) else tuple(problems)
+        self.problems: tuple[str, ...] = lines
+        super().__init__("\n".join(lines))
 
 
 class SaveFileError(ValueError):

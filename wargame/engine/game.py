@@ -196,6 +196,7 @@ class Game:
             number=len(self._actions),
             seed=self.seed,
             view=lambda: self.ruleset.view(self.state, side),
+            rules=self.ruleset,
         )
         action = self.policies[side].choose(decision)
         self.apply(action)
@@ -320,6 +321,12 @@ class Game:
     def describe(self, action: Action) -> str:
         """An action in game terms."""
         return self.ruleset.describe(self.state, action)
+
+    def view(self, **kwargs: Any) -> Any:
+        """The game on an interactive map (:class:`wargame.ui.GameView`)."""
+        from wargame.ui import GameView  # the engine never imports ui at load time
+
+        return GameView(self, **kwargs)
 
     def add_listener(self, listener: Listener) -> None:
         """Call ``listener(event, state)`` after every future event."""

@@ -36,6 +36,8 @@ class Decision:
         number: index the chosen action will have in the game's action list.
         seed: the game seed.
         view: callable giving the side's view of the state (computed on demand).
+        rules: the game's rule system, for policies that read its public helpers
+            (distances, paths, odds...); ``None`` outside a game.
     """
 
     side: str
@@ -43,6 +45,7 @@ class Decision:
     number: int
     seed: int
     view: Callable[[], GameState] | None = field(default=None, repr=False)
+    rules: Any = field(default=None, repr=False)
 
     @property
     def state(self) -> GameState:

@@ -244,7 +244,17 @@ class Ruleset(Protocol):
 
 
 class RulesetBase:
-    """Defaults shared by rule systems: per-side views, action decoding, names."""
+    """Defaults shared by rule systems: per-side views, action decoding, names.
+
+    Scenario validation hooks (optional for any rule system):
+
+    * ``scenario_keys``: the scenario keys the rule system adds or plays, per
+      table (``"scenario"`` for the top level, ``"units"``, ``"formations"``,
+      ``"rules"``, ``"victory"``, ``"overrides"``...); with it, any other key is
+      reported as unknown.  ``None`` (the default) accepts any extra key.
+    * :meth:`scenario_problems`: every rule-specific problem of a scenario on
+      its map, as ``<file>: <field>: <problem>`` lines.
+    """
 
     id: ClassVar[str] = ""
     title: ClassVar[str] = ""
@@ -252,6 +262,22 @@ class RulesetBase:
     phases: ClassVar[tuple[str, ...]] = ()
     event_kinds: ClassVar[tuple[str, ...]] = ()
     action_types: ClassVar[Mapping[str, type[Action]]] = {}
+    scenario_keys: ClassVar[Mapping[str, frozenset[str]] | None] = None
+
+    @classmethod
+    def scenario_problems(cls, scenario: Any, game_map: Any) -> list[str]:
+        """Rule-specific problems of a scenario (default: build it and see).
+
+        Returns:
+            One line per problem (empty when the scenario can be played).
+        """
+        from .errors import ScenarioError
+
+        try:
+            cls(scenario, game_map)  # type: ignore[call-arg]
+        except ScenarioError as exc:
+            return list(exc.problems)
+        return []
 
     def view(self, state: GameState, side: str) -> GameState:
         """The state without the other sides' hidden units."""

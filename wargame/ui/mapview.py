@@ -6,6 +6,8 @@ under a click is found by arithmetic; the selection is a one-feature layer.
 
 from __future__ import annotations
 
+import html
+import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +32,7 @@ class MapView(w.VBox):  # type: ignore[misc]
         web_tiles: also offer OpenStreetMap web tiles under the picture (needs the
             internet; the picture alone always works offline).
         height: CSS height of the map.
+        zoom: initial zoom (default: a window fits the map box, the whole map 12).
 
     Clicking the map selects the hex there; :meth:`select_hex` does it from code.
     Register callbacks with :meth:`on_hex_click`.
@@ -42,9 +45,13 @@ class MapView(w.VBox):  # type: ignore[misc]
         hex_outlines: bool = False,
         web_tiles: bool = False,
         height: str = "560px",
+        zoom: float | None = None,
     ) -> None:
         self.game_map = game_map
         self._callbacks: list[Callable[[str], None]] = []
+        self._point_callbacks: list[Callable[[float, float, str], None]] = []
+        #: Extra rows for the hex info panel: ``info_rows(label) -> [(name, html)]``.
+        self.info_rows: Callable[[str], list[tuple[str, str]]] | None = None
         pic = map_picture(game_map, hex_outlines=hex_outlines)
         (s, west), (n, e) = pic.lonlat_bounds
         layers: list[Any] = []
@@ -74,12 +81,15 @@ class MapView(w.VBox):  # type: ignore[misc]
         )
         layers.append(self.selection)
         lon_c, lat_c = game_map.to_lonlat(*_centre(game_map))
+        if zoom is None:
+            zoom = 12 if game_map.window is None else fit_zoom(game_map, height)
         self.leaflet = ipyleaflet.Map(
             center=(float(lat_c), float(lon_c)),
-            zoom=12 if game_map.window is None else 14,
+            zoom=zoom,
+            zoom_snap=0.25,
+            zoom_delta=0.5,
             layers=tuple(layers),
             scroll_wheel_zoom=True,
-            attribution_control=True,
             layout=w.Layout(height=height, width="100%"),
         )
         self.leaflet.add(ipyleaflet.ScaleControl(position="bottomleft"))
@@ -102,6 +112,10 @@ class MapView(w.VBox):  # type: ignore[misc]
         """Call ``callback(label)`` whenever a hex is selected."""
         self._callbacks.append(callback)
 
+    def on_point_click(self, callback: Callable[[float, float, str], None]) -> None:
+        """Call ``callback(lon, lat, label)`` for every click on the map."""
+        self._point_callbacks.append(callback)
+
     def _on_interaction(self, **kw: Any) -> None:
         if kw.get("type") != "click":
             return
@@ -119,20 +133,53 @@ class MapView(w.VBox):  # type: ignore[misc]
             )
             return None
         self.select_hex(label)
+        for cb in self._point_callbacks:
+            cb(lon, lat, label)
         return label
 
-    def select_hex(self, label: str) -> None:
-        """Highlight a hex, show its info, and tell the callbacks."""
+    def select_hex(self, label: str, *, notify: bool = True) -> None:
+        """Highlight a hex, show its info, and (if ``notify``) tell the callbacks."""
         if not self.game_map.grid.contains_label(label):
-            self.message.value = f"<span style='color:#a00'>No hex {label} here.</span>"
+            self.message.value = (
+                f"<span style='color:#a00'>No hex {html.escape(str(label))} "
+                "here.</span>"
+            )
             return
         self.selected = label
         self.message.value = ""
-        with self.hold_sync():
-            self.selection.data = hexes_geojson(self.game_map, [label])
-            self.info.value = hex_info_html(self.game_map, label)
-        for cb in self._callbacks:
-            cb(label)
+        self.selection.data = hexes_geojson(self.game_map, [label])
+        self.refresh_info()
+        if notify:
+            for cb in self._callbacks:
+                cb(label)
+
+    def refresh_info(self) -> None:
+        """Redraw the info panel of the selected hex (e.g. after units moved)."""
+        if self.selected is None:
+            return
+        extra = self.info_rows(self.selected) if self.info_rows is not None else []
+        self.info.value = hex_info_html(self.game_map, self.selected, extra)
+
+
+def fit_zoom(m: Map, height: str = "560px", width_px: float = 760.0) -> float:
+    """The Leaflet zoom (in quarter steps) that shows the whole map in a box.
+
+    ``height`` is the CSS height of the map (pixels; anything else counts as
+    560 px); the width is a typical notebook map width.  Between 10 and 16.
+    """
+    try:
+        h_px = float(str(height).removesuffix("px"))
+    except ValueError:
+        h_px = 560.0
+    xmin, ymin, xmax, ymax = m.bounds
+    lat = math.radians((m.lonlat_bounds[1] + m.lonlat_bounds[3]) / 2)
+    # metres per pixel at zoom 0 with 256-px tiles, on the ground at this latitude
+    base = 156_543.033_92 * math.cos(lat)
+    z = min(
+        math.log2(base * width_px / (xmax - xmin)),
+        math.log2(base * h_px / (ymax - ymin)),
+    )
+    return max(10.0, min(16.0, math.floor(z * 4) / 4))
 
 
 def _centre(m: Map) -> tuple[float, float]:

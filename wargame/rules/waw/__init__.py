@@ -106,7 +106,14 @@ from .losses import (
     transport_losses,
     unplaced_sw_loss,
 )
-from .odds import OUTCOMES, fire_odds, net_hit_pmf, odds, result_odds
+from .odds import (
+    OUTCOMES,
+    fire_odds,
+    net_hit_pmf,
+    odds,
+    result_odds,
+    result_probabilities,
+)
 from .ruleset import WawRuleset, unit_odds
 
 RULESET_ID = "waw-classic"
@@ -185,6 +192,7 @@ __all__ = [
     "resolve_assault",
     "resolve_fire",
     "result_odds",
+    "result_probabilities",
     "roll_d6",
     "roll_fire",
     "rule_range",

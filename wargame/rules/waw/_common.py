@@ -37,7 +37,7 @@ from .combat import (
     check_fire_kind,
 )
 
-__all__ = ["END_CHIT", "EVENT_KINDS", "PHASES", "STACK_LIMIT"]
+__all__ = ["END_CHIT", "EVENT_KINDS", "PHASES", "STACK_LIMIT", "UnitInfo"]
 
 #: Phases as logged: setup, the Operations phase (chit draws), a formation's
 #: action phase, an opportunity-fire window inside it, the Clean-up phase, the end.
@@ -72,6 +72,7 @@ EVENT_KINDS = (
     "hq_move_check",
     "hq_captured",
     "cleanup",
+    "reinforcement",
     "hq_reposition",
     "hq_replaced",
     "chits_returned",
@@ -84,12 +85,12 @@ STACK_LIMIT = 2
 # RULES_NOTES 1.2 FOUND [B]: NATO companies have two formation chits, Soviet
 # battalions one (scenarios may say otherwise).
 _DEFAULT_CHITS = {Nation.USSR: 1}
-_KIND_NAMES = {"ap": "AP", "he": "HE", "aa": "AA"}
+_KIND_NAMES = {"ap": "AP", "he": "HE", "aa": "AA", "sw": "SW"}
 
 
 @dataclass(frozen=True, slots=True)
 class _Info:
-    """Static facts about one unit of the scenario."""
+    """Static facts about one unit of the scenario (public as ``UnitInfo``)."""
 
     id: str
     name: str
@@ -102,6 +103,10 @@ class _Info:
     is_carrier: bool
     is_recon: bool
     mobility: str
+
+
+#: Static facts about one unit (:meth:`WawRuleset.unit_info`).
+UnitInfo = _Info
 
 
 def _word(before: UnitState, after: UnitState) -> str:
@@ -180,6 +185,7 @@ class _Queries(RulesetBase):
     members: dict[str, tuple[str, ...]]
     side_ids: tuple[str, ...]
     objectives: tuple[tuple[str, int, str], ...]
+    catalog: Mapping[str, UnitType]
     _snap_cache: tuple[GameState, int, _Snap] | None
 
     # ------------------------------------------------------------------ #
@@ -221,7 +227,14 @@ class _Queries(RulesetBase):
         return state.units.get(f.hq) if f is not None and f.hq else None
 
     def _morale(self, state: GameState, fid: str | None) -> int:
-        """WaW Morale: units use their HQ's morale value."""
+        """WaW Morale: units use their HQ's morale value.
+
+        A scenario may give a formation its own ``morale`` (e.g. the seed's "all
+        units of the 74th GTR have morale 7"); it replaces the HQ counter's.
+        """
+        f = state.formations.get(fid) if fid is not None else None
+        if f is not None and f.attrs.get("morale") is not None:
+            return int(f.attrs["morale"])
         hq = self._hq_unit(state, fid)
         if hq is None:
             # ASSUMPTION: a formation without an HQ counter uses morale 7.
@@ -301,20 +314,53 @@ class _Queries(RulesetBase):
         return w.range if w.range_underlined else 2 * w.range
 
     def _weapons(self, u: Unit) -> list[tuple[str, Weapon]]:
+        """The unit's firepower blocks; an attached support weapon is ``"sw"``."""
+        key = (u.type, u.strength, u.attrs.get("sw"))
+        cache = self.__dict__.setdefault("_weapons_cache", {})
+        hit = cache.get(key)
+        if hit is not None:
+            return hit  # type: ignore[no-any-return]
         side = self._side_vals(u)
         out = []
         for kind in ("ap", "he", "aa"):
             w = getattr(side, kind)
             if w is not None and w.fp > 0:
                 out.append((kind, w))
+        sw = self._sw(u)
+        if sw is not None:
+            out.append(("sw", sw[2]))
+        cache[key] = out
         return out
 
+    def _sw(self, u: Unit) -> tuple[UnitType, str, Weapon] | None:
+        """The support weapon attached to ``u`` (type, its fire kind, weapon).
+
+        WaW 1.3.5: an SW gives the unit it is attached to an extra weapon; one
+        per infantry platoon.  ASSUMPTION: the scenario attaches it to a named
+        unit; a tank ATGM is gone once it has fired without a hit.
+        """
+        sid = u.attrs.get("sw")
+        if not sid:
+            return None
+        t = self.catalog[sid]
+        for kind in ("ap", "aa"):
+            w = getattr(t.full, kind)
+            if w is not None and w.fp > 0:
+                return t, kind, w
+        return None
+
     def _target_type(self, u: Unit) -> TargetType:
-        return self.info[u.id].utype.target_type(u.strength == "reduced")
+        key = (u.type, u.strength)
+        cache = self.__dict__.setdefault("_target_type_cache", {})
+        hit = cache.get(key)
+        if hit is None:
+            hit = self.info[u.id].utype.target_type(u.strength == "reduced")
+            cache[key] = hit
+        return hit  # type: ignore[no-any-return]
 
     def _hq_paths(
         self, snap: _Snap, hq: Unit
-    ) -> dict[str, tuple[float, tuple[str, ...]]]:
+    ) -> Mapping[str, tuple[float, tuple[str, ...]]]:
         enemy = self.enemy_of(hq.side)
         enemy_hexes = [
             h for h, us in snap.at.items() if any(x.side == enemy for x in us)
@@ -340,12 +386,14 @@ class _Queries(RulesetBase):
         lead = self._leader(snap, u) is not None
         out: list[Action] = []
         here: str = u.position  # type: ignore[assignment]
+        sw = self._sw(u)
         for t in targets:
             tt = self._target_type(t)
             d = self.board.distance(here, t.position)  # type: ignore[arg-type]
             seen: bool | None = None
             for kind, w in weapons:
-                if (kind, tt) not in _ALLOWED or (d > 1 and d - 1 > self._reach(w)):
+                real = sw[1] if kind == "sw" and sw is not None else kind
+                if (real, tt) not in _ALLOWED or (d > 1 and d - 1 > self._reach(w)):
                     continue
                 if seen is None:
                     seen = d == 1 or self.board.visible(here, t.position)  # type: ignore[arg-type]
@@ -366,6 +414,7 @@ class _Queries(RulesetBase):
             if (
                 u.side != side
                 or u.destroyed
+                or u.position is None
                 or u.ops_complete
                 or u.disrupted
                 or u.carried_by is not None

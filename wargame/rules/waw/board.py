@@ -21,10 +21,11 @@ Examples:
 
 from __future__ import annotations
 
+import copy
 import heapq
 import math
 import weakref
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from .catalog import ROAD_CLASSES, Mobility, TerrainChart, terrain_chart
@@ -106,8 +107,57 @@ class WawBoard:
         self._road_rank = {c: i for i, c in enumerate(ROAD_CLASSES)}
         self._cost: dict[tuple[str, str, str], float] = {}
         self._reach: dict[
-            tuple[Any, ...], dict[str, tuple[float, tuple[str, ...]]]
+            tuple[Any, ...], Mapping[str, tuple[float, tuple[str, ...]]]
         ] = {}
+
+    def with_changes(
+        self,
+        hexes: Mapping[str, Mapping[str, Any]] | None = None,
+        chart: TerrainChart | None = None,
+    ) -> WawBoard:
+        """A copy with some hexes changed (scenario overrides) and/or another chart.
+
+        Args:
+            hexes: label -> ``{"terrain": ..., "road": ..., "bridge": bool,
+                "ferry": bool}`` (only the keys given change).
+            chart: a terrain effects chart to use instead.
+
+        Line of sight is not affected: it is physical, from the map's DEM and
+        obstacles (see :func:`_visible`).
+
+        Examples:
+            >>> import wargame
+            >>> b = board_for(wargame.load_map(window="Remagen"))
+            >>> b2 = b.with_changes({"R9": {"bridge": True}})
+            >>> b.move_cost("R10", "R9", "foot"), b2.move_cost("R10", "R9", "foot")
+            (inf, 1.0)
+        """
+        out = copy.copy(self)
+        out.terrain = dict(self.terrain)
+        out.road = dict(self.road)
+        out.bridge = set(self.bridge)
+        out.ferry = set(self.ferry)
+        out._cost = {}
+        out._reach = {}
+        out.__dict__.pop("_adj", None)
+        out.__dict__.pop("_ferry_water_set", None)
+        if chart is not None:
+            out.chart = chart
+        for lab, ch in (hexes or {}).items():
+            if "terrain" in ch:
+                out.terrain[lab] = str(ch["terrain"])
+            if "road" in ch:
+                out.road[lab] = (
+                    None if ch["road"] in (None, "none") else str(ch["road"])
+                )
+            for flag in ("bridge", "ferry"):
+                if flag in ch:
+                    target = getattr(out, flag)
+                    if ch[flag]:
+                        target.add(lab)
+                    else:
+                        target.discard(lab)
+        return out
 
     # -- geometry ------------------------------------------------------------ #
     def __contains__(self, label: object) -> bool:
@@ -232,7 +282,7 @@ class WawBoard:
         mobility: Mobility | str,
         mp: float,
         blocked: Iterable[str] = (),
-    ) -> dict[str, tuple[float, tuple[str, ...]]]:
+    ) -> Mapping[str, tuple[float, tuple[str, ...]]]:
         """Cheapest paths from ``start`` within ``mp`` (Dijkstra; cached).
 
         Args:
@@ -252,24 +302,25 @@ class WawBoard:
         hit = self._reach.get(key)
         if hit is not None:
             return hit
-        cost_of = self.move_cost
-        neighbors = self.neighbors
-        ferry = self.ferry_water
+        adj = self._adjacency(mob)
+        ferry = self._ferry_water
         dist: dict[str, float] = {start: 0.0}
         prev: dict[str, str] = {}
         heap: list[tuple[float, str]] = [(0.0, start)]
         done: set[str] = set()
+        order: list[str] = []
         while heap:
             cost, here = heapq.heappop(heap)
             if here in done:
                 continue
             done.add(here)
-            if here != start and ferry(here) and not ferry(prev[here]):
+            order.append(here)
+            if here != start and here in ferry and prev[here] not in ferry:
                 continue  # boarding a ferry ends the move
-            for nb in neighbors[here]:
-                if nb in blocked_set or nb in done:
+            for nb, step in adj[here]:
+                if nb in done or nb in blocked_set:
                     continue
-                c = cost + cost_of(here, nb, mob)
+                c = cost + step
                 if c > mp:
                     continue
                 old = dist.get(nb)
@@ -277,21 +328,78 @@ class WawBoard:
                     dist[nb] = c
                     prev[nb] = here
                     heapq.heappush(heap, (c, nb))
-        out: dict[str, tuple[float, tuple[str, ...]]] = {}
-        for h in done:
-            path = [h]
-            while path[-1] != start:
-                path.append(prev[path[-1]])
-            out[h] = (dist[h], tuple(reversed(path)))
+        out = _Paths(start, order, dist, prev)
         if len(self._reach) > 4096:
             self._reach.clear()
         self._reach[key] = out
         return out
 
+    def _adjacency(self, mob: str) -> dict[str, tuple[tuple[str, float], ...]]:
+        """Enterable neighbours of every hex with their costs (cached per class)."""
+        cache: dict[str, dict[str, tuple[tuple[str, float], ...]]] = (
+            self.__dict__.setdefault("_adj", {})
+        )
+        adj = cache.get(mob)
+        if adj is None:
+            adj = {}
+            for h, nbs in self.neighbors.items():
+                steps = ((nb, self.move_cost(h, nb, mob)) for nb in nbs)
+                adj[h] = tuple((nb, c) for nb, c in steps if c != _INF)
+            cache[mob] = adj
+        return adj
+
+    @property
+    def _ferry_water(self) -> frozenset[str]:
+        hit = self.__dict__.get("_ferry_water_set")
+        if hit is None:
+            hit = frozenset(h for h in self.ferry if self.is_water(h))
+            self.__dict__["_ferry_water_set"] = hit
+        return hit  # type: ignore[no-any-return]
+
     # -- line of sight ------------------------------------------------------- #
     def visible(self, a: str, b: str) -> bool:
         """LOS between two hexes (see :func:`_visible`)."""
         return _visible(self.map, a, b)
+
+
+class _Paths(Mapping[str, tuple[float, tuple[str, ...]]]):
+    """``hex -> (cost, path)`` of :meth:`WawBoard.reachable`; paths built on demand."""
+
+    __slots__ = ("_dist", "_order", "_paths", "_prev", "_start")
+
+    def __init__(
+        self,
+        start: str,
+        order: list[str],
+        dist: dict[str, float],
+        prev: dict[str, str],
+    ) -> None:
+        self._start = start
+        self._order = order
+        self._dist = dist
+        self._prev = prev
+        self._paths: dict[str, tuple[str, ...]] = {start: (start,)}
+
+    def __getitem__(self, h: str) -> tuple[float, tuple[str, ...]]:
+        if h not in self._dist or (h != self._start and h not in self._prev):
+            raise KeyError(h)
+        return self._dist[h], self._path(h)
+
+    def _path(self, h: str) -> tuple[str, ...]:
+        hit = self._paths.get(h)
+        if hit is None:
+            hit = (*self._path(self._prev[h]), h)
+            self._paths[h] = hit
+        return hit
+
+    def __contains__(self, h: object) -> bool:
+        return h in self._dist and (h == self._start or h in self._prev)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._order)
+
+    def __len__(self) -> int:
+        return len(self._order)
 
 
 def _isna(v: Any) -> bool:
@@ -327,7 +435,12 @@ def _visible(
         return bool(hit)
     table = _los_table(game_map, range_hexes, cache)
     if table is not None and board_for(game_map).distance(a, b) <= range_hexes:
-        seen = bool(table.visible(a, b))
+        # one vectorised lookup per observer hex, then set membership
+        seen_from = cache.get(("from", a))
+        if seen_from is None:
+            seen_from = frozenset(table.visible_from(a))
+            cache[("from", a)] = seen_from
+        seen = b in seen_from
     else:
         seen = _interim_visible(game_map, a, b)
     cache[key] = seen

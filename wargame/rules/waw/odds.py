@@ -31,7 +31,14 @@ from .combat import (
     save_factors,
 )
 
-__all__ = ["OUTCOMES", "fire_odds", "net_hit_pmf", "odds", "result_odds"]
+__all__ = [
+    "OUTCOMES",
+    "fire_odds",
+    "net_hit_pmf",
+    "odds",
+    "result_odds",
+    "result_probabilities",
+]
 
 OUTCOMES = ("no effect", "disrupted", "reduced", "destroyed")
 
@@ -176,6 +183,49 @@ def result_odds(
         >>> result_odds("m48", "t64", 5, "town").round(3).to_dict()
         {'no effect': 0.593, 'disrupted': 0.259, 'reduced': 0.123, 'destroyed': 0.025}
     """
+    probs = result_probabilities(
+        attacker,
+        target,
+        range_hexes,
+        terrain,
+        target_state=target_state,
+        kind=kind,
+        moving=moving,
+        attacker_reduced=attacker_reduced,
+        leadership=leadership,
+        concealment_dice=concealment_dice,
+        adjacent=adjacent,
+        chart=chart,
+    )
+    s = pd.Series({k: float(v) for k, v in probs.items()}, name="p")
+    s.index.name = "result"
+    return s
+
+
+def result_probabilities(
+    attacker: UnitType | str,
+    target: UnitType | str,
+    range_hexes: int,
+    terrain: str = "clear",
+    *,
+    target_state: UnitState = FRESH,
+    kind: AttackKind | str | None = None,
+    moving: bool = False,
+    attacker_reduced: bool = False,
+    leadership: int = 0,
+    concealment_dice: int = 0,
+    adjacent: bool = False,
+    chart: TerrainChart | None = None,
+) -> dict[str, Fraction]:
+    """:func:`result_odds` as a plain dict of exact fractions (no pandas).
+
+    For code that asks many times (AI policies); same rule code, same numbers.
+
+    Examples:
+        >>> p = result_probabilities("m48", "t64", 5, "town")
+        >>> sum(p.values()) == 1, round(float(p["destroyed"]), 3)
+        (True, 0.025)
+    """
     plan = plan_fire(
         attacker,
         target,
@@ -208,6 +258,4 @@ def result_odds(
         else:
             label = "no effect"
         totals[label] += p
-    s = pd.Series({k: float(v) for k, v in totals.items()}, name="p")
-    s.index.name = "result"
-    return s
+    return totals

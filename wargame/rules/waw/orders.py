@@ -98,6 +98,11 @@ class _Orders(_Queries):
             )
         if u.destroyed:
             return u, f"{u.name} is destroyed"
+        if u.position is None:
+            return u, (
+                f"{u.name} has not arrived yet (reinforcement, turn "
+                f"{u.attrs.get('arrives')})"
+            )
         if u.ops_complete:
             return u, f"{u.name} is Ops Complete"
         return u, None
@@ -268,6 +273,8 @@ class _Orders(_Queries):
                 )
             if u.destroyed:
                 return f"{u.name} is destroyed"
+            if u.position is None:
+                return f"{u.name} has not arrived yet"
             if u.ops_complete:
                 # WaW 6.1: units not marked Ops Complete may fire at enemy moves.
                 return f"{u.name} is Ops Complete"
@@ -290,6 +297,8 @@ class _Orders(_Queries):
             return f"{t.name} is a friendly unit"
         if t.destroyed:
             return f"{t.name} is already destroyed"
+        if t.position is None:
+            return f"{t.name} has not arrived yet"
         if self.info[t.id].is_hq:
             # WaW HQ in combat: an HQ cannot be attacked directly.
             return f"{t.name} is an HQ and cannot be fired on"
@@ -302,13 +311,22 @@ class _Orders(_Queries):
         self, snap: _Snap, u: Unit, t: Unit, weapon: Any, with_hq: bool, moving: bool
     ) -> str | None:
         if weapon not in _KIND_NAMES:
-            return f"unknown weapon {weapon!r}: use 'ap', 'he' or 'aa'"
+            return f"unknown weapon {weapon!r}: use 'ap', 'he', 'aa' or 'sw'"
         k = _KIND_NAMES[weapon]
-        w: Weapon | None = getattr(self._side_vals(u), weapon)
+        kind = weapon
+        w: Weapon | None
+        if weapon == "sw":
+            # WaW 1.3.5: the attached support weapon fires as its own weapon.
+            sw = self._sw(u)
+            if sw is None:
+                return f"{u.name} has no support weapon"
+            k, kind, w = sw[0].name, sw[1], sw[2]
+        else:
+            w = getattr(self._side_vals(u), weapon)
         if w is None or w.fp == 0:
             return f"{u.name} has no {k} firepower"
         try:
-            check_fire_kind(weapon, self._target_type(t))
+            check_fire_kind(kind, self._target_type(t))
         except IllegalFireError as exc:
             return f"{u.name} cannot fire {k} at {t.name}: {exc}"
         if moving:
@@ -495,13 +513,14 @@ class _Orders(_Queries):
             for u in st.units.values()
             if u.side == enemy
             and not u.destroyed
+            and u.position is not None
             and u.carried_by is None
             and u.id not in self.hq_ids
         ]
         out: list[Action] = []
         for uid in self.members[fid]:
             u = st.units[uid]
-            if u.destroyed or u.ops_complete:
+            if u.destroyed or u.ops_complete or u.position is None:
                 continue
             i = self.info[uid]
             if i.is_hq:

@@ -47,6 +47,7 @@ from .catalog import (
     AttackKind,
 )
 from .combat import (
+    FRESH,
     HitResult,
     assault_type,
     hit_result,
@@ -54,7 +55,7 @@ from .combat import (
     resolve_fire,
 )
 from .command import Exposure, hq_move_check, hq_stack_check, morale_check, rally_check
-from .losses import transport_losses
+from .losses import atgm_expended, transport_losses
 
 
 class _Resolution(_Queries):
@@ -361,6 +362,7 @@ class _Resolution(_Queries):
             if (
                 u.side == side
                 or u.destroyed
+                or u.position is None
                 or u.carried_by is not None
                 or u.id in self.hq_ids
             ):
@@ -383,7 +385,16 @@ class _Resolution(_Queries):
         if not opp and not self._begin(ctx, u):
             return
         t = st.units[a.target]
-        kind = AttackKind(a.weapon)
+        attacker = self.info[u.id].utype
+        attacker_state = self._ustate(u)
+        weapon_name = _KIND_NAMES.get(a.weapon, a.weapon)
+        sw = self._sw(u) if a.weapon == "sw" else None
+        if sw is not None:
+            # WaW 1.3.5: the support weapon fires with its own counter values.
+            attacker, kind, weapon_name = sw[0], AttackKind(sw[1]), sw[0].name
+            attacker_state = FRESH
+        else:
+            kind = AttackKind(a.weapon)
         d = self.board.distance(u.position, t.position)  # type: ignore[arg-type]
         moving = not opp and self._spent(u) > 0
         changes: list[Any] = list(self._end_action(st, u))
@@ -394,21 +405,30 @@ class _Resolution(_Queries):
             lead = self._leadership(hq)
             changes += unit_change(hq.id, lead_used=True)
         terrain = self.board.terrain[t.position]  # type: ignore[index]
+        notes: list[str] = []
+        if sw is not None and not u.attrs.get("sw_placed"):
+            # WaW 1.3.5: an SW is placed on the map when it first fires.
+            changes += unit_change(u.id, sw_placed=True)
+            notes.append(f"{sw[0].name} placed")
         shot = resolve_fire(
             ctx.rng,
-            self.info[u.id].utype,
+            attacker,
             self.info[t.id].utype,
             range_hexes=d - 1,
             terrain=terrain,
             kind=kind,
             moving=moving,
-            attacker_state=self._ustate(u),
+            attacker_state=attacker_state,
             target_state=self._ustate(t),
             leadership=lead,
             adjacent=d == 1,
             chart=self.chart,
         )
         plan, roll = shot.plan, shot.roll
+        if sw is not None and sw[0].attaches_to == "tank" and atgm_expended(roll):
+            # WaW 1.3.5 tank SW: a shot without a hit means the missiles are gone.
+            changes += unit_change(u.id, sw=None, sw_placed=None)
+            notes.append(f"no hit: {sw[0].name} out of missiles")
         mods = [f"{r} {m:+d}" for r, m in plan.fire.to_hit_modifiers]
         if lead:
             mods.append(f"HQ leadership +{lead} dice")
@@ -430,10 +450,11 @@ class _Resolution(_Queries):
             hits=roll.hits,
             result=_plural(roll.hits, "hit"),
             detail=(
-                f"{u.name} {how}: {_KIND_NAMES[kind.value]} {plan.fire.firepower}d6 "
+                f"{u.name} {how}: {weapon_name} {plan.fire.firepower}d6 "
                 f"at {t.name} ({t.position}, {terrain}, range {d - 1}, "
                 f"{plan.band.value}), hit on {plan.fire.to_hit}+"
                 + (f" [{'; '.join(mods)}]" if mods else "")
+                + (f"; {'; '.join(notes)}" if notes else "")
             ),
             changes=changes,
         )
@@ -659,9 +680,7 @@ class _Resolution(_Queries):
                 needed=roll.to_hit,
                 hits=roll.hits,
                 result=_plural(roll.hits, "hit"),
-                detail=(
-                    f"{who}: {len(roll.dice)} assault dice, hit on {roll.to_hit}+"
-                ),
+                detail=(f"{who}: {len(roll.dice)} assault dice, hit on {roll.to_hit}+"),
             )
             if roll.allocation_dice:
                 ctx.emit(

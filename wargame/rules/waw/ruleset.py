@@ -28,7 +28,15 @@ Examples:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import difflib
+import json
+import weakref
+from collections.abc import Callable, Mapping
+from functools import lru_cache
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from pydantic import ValidationError
 
 from wargame.engine import (
     Action,
@@ -37,21 +45,26 @@ from wargame.engine import (
     Outcome,
     RuleContext,
     Scenario,
+    ScenarioError,
     Side,
     Unit,
+    control_change,
     deck_change,
+    locate_hex,
     state_change,
     unit_change,
     var_change,
 )
 
 from ._common import (
+    _ALLOWED,
     _DEFAULT_CHITS,
     _KIND_NAMES,
     END_CHIT,
     EVENT_KINDS,
     PHASES,
     STACK_LIMIT,
+    UnitInfo,
     _Info,
     _plural,
     _Snap,
@@ -72,9 +85,15 @@ from .actions import (
 )
 from .board import WawBoard, board_for
 from .catalog import (
+    ROAD_CLASSES,
+    TerrainChart,
     UnitClass,
-    get_unit,
+    UnitSide,
+    UnitType,
+    terrain_chart,
+    unit_catalog,
 )
+from .combat import Strength, UnitState
 from .orders import _Orders
 from .resolution import _Resolution
 
@@ -101,7 +120,8 @@ class WawRuleset(_Resolution, _Orders):
         game_map: the map window it is played on.
 
     Raises:
-        ScenarioError: a unit type, hex, stack or formation that cannot be.
+        ScenarioError: every unit type, position, stack, formation or override
+            that cannot be, one problem per line.
     """
 
     id = "waw-classic"
@@ -110,74 +130,190 @@ class WawRuleset(_Resolution, _Orders):
     phases = PHASES
     event_kinds = EVENT_KINDS
     action_types = ACTION_TYPES
+    #: The scenario keys World at War adds to the engine's (docs/scenarios.md).
+    scenario_keys: ClassVar[Mapping[str, frozenset[str]]] = {
+        "scenario": frozenset(
+            {"objectives", "reinforcements", "victory", "rules", "overrides"}
+        ),
+        "formations": frozenset({"morale"}),
+        "units": frozenset({"support_weapon"}),
+        "rules": frozenset({"first_side"}),
+        "victory": frozenset({"unit_destroyed_vp", "tie"}),
+        "overrides": frozenset({"units", "terrain", "hexes"}),
+    }
+    #: WaW scale (seed 000, "Basics"): hexes of about 150 m.
+    HEX_SIZE_M = 150.0
 
     def __init__(self, scenario: Scenario, game_map: Any) -> None:
         if game_map is None:
             raise scenario.error("map", "World at War is played on a map: add [map]")
         self.scenario = scenario
         self.map = game_map
-        self.board: WawBoard = board_for(game_map)
-        self.chart = self.board.chart
         self._snap_cache: tuple[GameState, int, _Snap] | None = None
         self._initial = self._build_initial()
+        ov = self.scenario.section("overrides")
+        self._odds_token = json.dumps(
+            [ov.get("units"), ov.get("terrain")], sort_keys=True
+        )
+
+    @classmethod
+    def unit_types(cls) -> list[str]:
+        """Ids of the unit types a scenario may use (``data/units.toml``).
+
+        Examples:
+            >>> "t72" in WawRuleset.unit_types()
+            True
+        """
+        return list(unit_catalog())
 
     # ------------------------------------------------------------------ #
     # scenario -> initial state
     # ------------------------------------------------------------------ #
     def _build_initial(self) -> GameState:
         s = self.scenario
+        bad: list[str] = []
+
+        def add(where: str, text: str) -> None:
+            bad.append(s.problem(where, text))
+
+        size = (s.map_spec or {}).get("hex_size_m", self.HEX_SIZE_M)
+        if abs(float(size) - self.HEX_SIZE_M) > 1e-9:
+            add(
+                "map.hex_size_m",
+                f"World at War hexes are {self.HEX_SIZE_M:g} m, not {size!r}",
+            )
+        overrides = s.section("overrides")
+        self.catalog = _scenario_catalog(overrides.get("units"), add)
+        chart = _scenario_chart(overrides.get("terrain"), add)
+        hex_changes = self._hex_overrides(overrides.get("hexes"), chart, add)
+        base = board_for(self.map)
+        self.board: WawBoard = (
+            base
+            if not hex_changes and chart is None
+            else _changed_board(base, hex_changes, chart, overrides)
+        )
+        self.chart = self.board.chart
+
         if len(s.sides) != 2:
-            raise s.error("sides", "World at War is a two-player game: give 2 sides")
+            add("sides", "World at War is a two-player game: give 2 sides")
         sides = {x["id"]: Side(x["id"], str(x.get("name", x["id"]))) for x in s.sides}
         self.side_ids: tuple[str, ...] = tuple(sides)
         rules = s.section("rules")
-        first = rules.get("first_side", self.side_ids[0])
+        first = rules.get("first_side", self.side_ids[0] if sides else None)
         if first not in sides:
-            raise s.error("rules.first_side", f"{first!r} is not one of {list(sides)}")
-        self.first_side: str = first
+            add("rules.first_side", f"{first!r} is not one of {list(sides)}")
+        self.first_side: str = str(first)
         vic = s.section("victory")
-        self.destroyed_vp = int(vic.get("unit_destroyed_vp", 0))
+        dvp = vic.get("unit_destroyed_vp", 0)
+        if not isinstance(dvp, int) or isinstance(dvp, bool) or dvp < 0:
+            add(
+                "victory.unit_destroyed_vp", f"must be a whole number >= 0, not {dvp!r}"
+            )
+            dvp = 0
+        self.destroyed_vp = int(dvp)
+        tie = vic.get("tie", "draw")
+        if tie != "draw" and tie not in sides:
+            add("victory.tie", f'{tie!r}: use "draw" or one of the sides {list(sides)}')
+        self.tie_winner: str | None = None if tie == "draw" else str(tie)
         form_side = {f["id"]: f["side"] for f in s.formations}
+
+        arrivals: dict[str, int] = {}
+        for r in s.reinforcements:
+            for uid in r["units"]:
+                arrivals[uid] = int(r["turn"])
 
         info: dict[str, _Info] = {}
         units: dict[str, Unit] = {}
         carried: dict[str, tuple[int, str]] = {}
         for i, raw in enumerate(s.units):
             where = f"units[{i}] ({raw['id']!r})"
-            try:
-                utype = get_unit(str(raw.get("type")))
-            except KeyError as exc:
-                raise s.error(f"{where}.type", str(exc.args[0])) from None
+            tname = raw.get("type")
+            if tname is None:
+                add(f"{where}.type", 'missing; a unit type such as "t72"')
+                continue
+            utype = self.catalog.get(str(tname))
+            if utype is None:
+                close = difflib.get_close_matches(str(tname), list(self.catalog), n=3)
+                hint = f" (did you mean {', '.join(close)}?)" if close else ""
+                add(
+                    f"{where}.type",
+                    f"unknown WaW unit type {tname!r}{hint}; list them with "
+                    "`wargame odds waw --list`",
+                )
+                continue
             fid = raw.get("formation")
             side = form_side[fid] if fid is not None else raw["side"]
-            if raw.get("side", side) != side:
-                raise s.error(f"{where}.side", f"its formation {fid!r} is {side!r}")
             strength = raw.get("strength", "full")
             if strength not in ("full", "reduced") or (
                 strength == "reduced" and utype.one_sided
             ):
-                raise s.error(
+                add(
                     f"{where}.strength",
                     f"{strength!r}: use 'full' or 'reduced' (one-sided units: full)",
                 )
+                strength = "full"
             disrupted = bool(raw.get("disrupted", False))
             is_hq = utype.unit_class is UnitClass.HQ
             if is_hq and disrupted:
-                raise s.error(f"{where}.disrupted", "an HQ is never disrupted")
-            hex_ = raw.get("hex")
-            if hex_ is not None and hex_ not in self.board:
-                raise s.error(
-                    f"{where}.hex", f"{hex_!r} is not a hex of the map window"
+                add(f"{where}.disrupted", "an HQ is never disrupted")
+                disrupted = False
+            if utype.unit_class is UnitClass.SUPPORT_WEAPON:
+                add(
+                    f"{where}.type",
+                    f"{tname!r} is a support weapon: attach it to a unit with "
+                    f"support_weapon = {tname!r} (WaW 1.3.5)",
                 )
+                continue
+            if utype.unit_class is UnitClass.HELICOPTER:
+                add(
+                    f"{where}.type",
+                    f"{tname!r} is a helicopter: helicopters (WaW 9.0) are not "
+                    "playable yet",
+                )
+                continue
+            attrs: dict[str, Any] = {}
+            sw_id = raw.get("support_weapon")
+            if sw_id is not None:
+                why = self._sw_problem(sw_id, utype)
+                if why:
+                    add(f"{where}.support_weapon", why)
+                else:
+                    attrs["sw"] = str(sw_id)
+            hex_, key, why = locate_hex(self.map, raw)
+            if why:
+                add(f"{where}.{key}", why)
+            if hex_ is not None and not why and hex_ not in self.board:
+                add(f"{where}.hex", f"{hex_!r} is not a playable hex of the map window")
+                hex_ = None
+            uid = raw["id"]
             if raw.get("carried_by") is not None:
-                carried[raw["id"]] = (i, str(raw["carried_by"]))
-            elif hex_ is None:
-                raise s.error(where, "needs a hex (or carried_by a carrier)")
-            elif self.board.is_water(hex_) and hex_ not in self.board.ferry:
-                raise s.error(f"{where}.hex", f"{hex_} is water (no bridge or ferry)")
-            name = str(raw.get("name", f"{utype.name} {raw['id']}"))
-            info[raw["id"]] = _Info(
-                id=raw["id"],
+                carried[uid] = (i, str(raw["carried_by"]))
+            elif uid in arrivals:
+                attrs["arrives"] = arrivals[uid]
+            elif hex_ is None and not why:
+                add(
+                    where,
+                    "has no position: give hex, lonlat or place, carried_by, or "
+                    "list it in a [[reinforcements]] group",
+                )
+            elif (
+                hex_ is not None
+                and self.board.is_water(hex_)
+                and (hex_ not in self.board.ferry and hex_ not in self.board.bridge)
+            ):
+                # WaW: ground units cross rivers only at bridges (and ferries).
+                pos_key = next(
+                    (k for k in ("hex", "lonlat", "place") if raw.get(k) is not None),
+                    "hex",
+                )
+                add(
+                    f"{where}.{pos_key}",
+                    f"{hex_} is water (the Rhine or a river) with no bridge or "
+                    "ferry: ground units start on land",
+                )
+            name = str(raw.get("name", f"{utype.name} {uid}"))
+            info[uid] = _Info(
+                id=uid,
                 name=name,
                 side=side,
                 formation=fid,
@@ -192,25 +328,38 @@ class WawRuleset(_Resolution, _Orders):
                 is_recon=utype.unit_class is UnitClass.RECON,
                 mobility=utype.mobility.value,
             )
-            units[raw["id"]] = Unit(
-                raw["id"], name, side, fid, utype.id, hex_, strength, disrupted
+            units[uid] = Unit(
+                uid,
+                name,
+                side,
+                fid,
+                utype.id,
+                hex_ if uid not in arrivals else None,
+                strength,
+                disrupted,
+                attrs=attrs,
             )
         for uid, (i, cid) in carried.items():
             where = f"units[{i}] ({uid!r}).carried_by"
+            if uid not in info:
+                continue
             c = info.get(cid)
             if c is None or not c.is_carrier or c.side != info[uid].side:
-                raise s.error(where, f"{cid!r} is not a friendly carrier")
+                add(where, f"{cid!r} is not a friendly carrier")
+                continue
             if not info[uid].is_infantry:
-                raise s.error(where, "only infantry rides in carriers (WaW 5.2)")
-            if units[cid].carried_by is not None:
-                raise s.error(where, f"{cid!r} is itself carried")
+                add(where, "only infantry rides in carriers (WaW 5.2)")
+                continue
+            if units[cid].carried_by is not None or cid in carried:
+                add(where, f"{cid!r} is itself carried")
+                continue
             if any(u.carried_by == cid for u in units.values()):
-                raise s.error(where, f"{cid!r} already carries a platoon")
-            pos = units[uid].position
-            if pos is not None and pos != units[cid].position:
-                raise s.error(where, f"{uid!r} is at {pos}, {cid!r} at a different hex")
+                add(where, f"{cid!r} already carries a platoon")
+                continue
             units[uid].position = units[cid].position
             units[uid].carried_by = cid
+            if cid in arrivals:
+                units[uid].attrs["arrives"] = arrivals[cid]
         self.info: dict[str, _Info] = info
         self.hq_ids = frozenset(k for k, v in info.items() if v.is_hq)
 
@@ -219,56 +368,117 @@ class WawRuleset(_Resolution, _Orders):
         for i, raw in enumerate(s.formations):
             where = f"formations[{i}] ({raw['id']!r})"
             hq = raw.get("hq")
-            if hq is not None and (
-                hq not in info or not info[hq].is_hq or info[hq].formation != raw["id"]
+            if (
+                hq is not None
+                and hq in info
+                and (not info[hq].is_hq or info[hq].formation != raw["id"])
             ):
-                raise s.error(
-                    f"{where}.hq", f"{hq!r} is not an HQ unit of {raw['id']!r}"
-                )
+                add(f"{where}.hq", f"{hq!r} is not an HQ unit of {raw['id']!r}")
+                hq = None
+            elif hq is not None and hq not in info:
+                hq = None
             members = tuple(k for k, v in info.items() if v.formation == raw["id"])
             if "chits" in raw:
                 chits = int(raw["chits"])
             else:
                 nation = info[hq].utype.nation if hq else None
                 chits = _DEFAULT_CHITS.get(nation, 2) if nation else 1  # type: ignore[arg-type]
+            fattrs: dict[str, Any] = {}
+            morale = raw.get("morale")
+            if morale is not None:
+                if (
+                    not isinstance(morale, int)
+                    or isinstance(morale, bool)
+                    or not (2 <= morale <= 12)
+                ):
+                    # WaW Morale: 2d6 <= morale passes, so 2..12.
+                    add(
+                        f"{where}.morale",
+                        f"must be a whole number 2–12, not {morale!r}",
+                    )
+                else:
+                    fattrs["morale"] = morale
             formations[raw["id"]] = Formation(
-                raw["id"], raw["side"], str(raw.get("name", raw["id"])), hq, chits
+                raw["id"],
+                raw["side"],
+                str(raw.get("name", raw["id"])),
+                hq,
+                chits,
+                fattrs,
             )
             self.members[raw["id"]] = members
 
         # WaW Stacking at set-up: limits hold always.
         snap = _Snap(GameState(self.id, units=units), info)
-        for (h, side), n in snap.count.items():
+        for (h, side), n in sorted(snap.count.items()):
             if n > STACK_LIMIT:
-                raise s.error("units", f"stack at {h} holds {n} {side} units (limit 2)")
-        for h, us in snap.at.items():
+                who = sorted(
+                    u.id
+                    for u in snap.units(h)
+                    if u.side == side and info[u.id].counts and u.carried_by is None
+                )
+                add(
+                    "units",
+                    f"stack at {h} holds {n} {side} units ({', '.join(who)}); the "
+                    f"limit is {STACK_LIMIT} (HQs and passengers aside): move one",
+                )
+        for h, us in sorted(snap.at.items()):
             if len({u.side for u in us}) > 1:
-                raise s.error("units", f"{h} holds units of both sides")
-            if sum(1 for u in us if info[u.id].is_hq) > 1:
-                raise s.error("units", f"{h} holds more than one HQ")
+                add("units", f"{h} holds units of both sides")
+            hqs = [u.id for u in us if info[u.id].is_hq]
+            if len(hqs) > 1:
+                add("units", f"{h} holds more than one HQ ({', '.join(hqs)})")
 
-        self.objectives: tuple[tuple[str, int, str], ...] = ()
-        control: dict[str, str] = {}
+        self.reinforcements: tuple[tuple[int, tuple[str, ...], tuple[str, ...]], ...]
+        groups = []
+        for i, raw in enumerate(s.reinforcements):
+            where = f"reinforcements[{i}]"
+            entry: list[str] = []
+            for j, e in enumerate(raw["entry"]):
+                h, key, why = locate_hex(self.map, e, default="hex")
+                if why:
+                    add(f"{where}.entry[{j}]" + (f".{key}" if key else ""), why)
+                    continue
+                assert h is not None
+                if h not in self.board:
+                    add(f"{where}.entry[{j}]", f"{h!r} is not a playable hex")
+                elif self.board.is_water(h) and h not in self.board.bridge:
+                    add(
+                        f"{where}.entry[{j}]",
+                        f"{h} is in the water; reinforcements enter on land",
+                    )
+                else:
+                    entry.append(h)
+            ids = tuple(u for u in raw["units"] if u in info)
+            groups.append((int(raw["turn"]), ids, tuple(entry)))
+        self.reinforcements = tuple(groups)
+
         objs = []
+        control: dict[str, str] = {}
         for i, raw in enumerate(s.objectives):
             where = f"objectives[{i}]"
-            raw_hex = raw.get("hex")
-            if raw_hex not in self.board:
-                raise s.error(
-                    f"{where}.hex", f"{raw_hex!r} is not a hex of the map window"
-                )
-            h = str(raw_hex)
+            if isinstance(raw.get("name"), str):
+                where += f" ({raw['name']!r})"
+            h, key, why = locate_hex(self.map, raw, default="hex")
+            if why:
+                add(f"{where}.{key}", why)
+                continue
+            assert h is not None
+            if h not in self.board:
+                add(f"{where}.hex", f"{h!r} is not a playable hex of the map window")
+                continue
+            if any(o[0] == h for o in objs):
+                add(f"{where}.hex", f"{h} is already an objective")
+                continue
             vp = raw.get("vp", 1)
-            if not isinstance(vp, int) or isinstance(vp, bool):
-                raise s.error(f"{where}.vp", f"must be a whole number, not {vp!r}")
             owner = raw.get("controlled_by")
-            if owner is not None and owner not in sides:
-                raise s.error(f"{where}.controlled_by", f"{owner!r} is not a side")
             if owner is not None:
                 control[h] = owner
-            objs.append((h, vp, str(raw.get("name", h))))
-        self.objectives = tuple(objs)
+            objs.append((h, int(vp), str(raw.get("name", h))))
+        self.objectives: tuple[tuple[str, int, str], ...] = tuple(objs)
         self.objective_hexes = frozenset(o[0] for o in objs)
+        if bad:
+            raise ScenarioError(bad)
 
         return GameState(
             ruleset=self.id,
@@ -281,6 +491,94 @@ class WawRuleset(_Resolution, _Orders):
             control=control,
             vars={},
         )
+
+    def _sw_problem(self, sw_id: Any, utype: UnitType) -> str | None:
+        """Why a support weapon cannot go with a unit (WaW 1.3.5), or None."""
+        t = self.catalog.get(sw_id) if isinstance(sw_id, str) else None
+        sws = [
+            k
+            for k, v in self.catalog.items()
+            if v.unit_class is UnitClass.SUPPORT_WEAPON
+        ]
+        if t is None or t.unit_class is not UnitClass.SUPPORT_WEAPON:
+            close = difflib.get_close_matches(str(sw_id), sws, n=3)
+            hint = f"did you mean {', '.join(close)}? " if close else ""
+            return (
+                f"{sw_id!r} is not a support weapon type; {hint}known: {', '.join(sws)}"
+            )
+        if t.attaches_to == "infantry" and utype.unit_class is not UnitClass.INFANTRY:
+            return f"{t.name} goes with infantry (WaW 1.3.5), not a {utype.name}"
+        if t.attaches_to == "tank" and utype.unit_class is not UnitClass.ARMORED:
+            return f"{t.name} is fired by tanks (WaW 1.3.5), not a {utype.name}"
+        if t.nation != utype.nation:
+            return (
+                f"{t.name} ({t.nation.value}) does not belong to a {utype.name} "
+                f"({utype.nation.value})"
+            )
+        return None
+
+    def _hex_overrides(
+        self, raw: Any, chart: TerrainChart | None, add: Any
+    ) -> dict[str, dict[str, Any]]:
+        """``[[overrides.hexes]]``: hexes as they were (e.g. a bridge that stood)."""
+        if raw is None:
+            return {}
+        if not isinstance(raw, list) or not all(isinstance(x, Mapping) for x in raw):
+            add("overrides.hexes", "must be a list of tables ([[overrides.hexes]])")
+            return {}
+        terrains = list((chart or terrain_chart()).terrain)
+        allowed = (
+            "hex",
+            "lonlat",
+            "place",
+            "terrain",
+            "road",
+            "bridge",
+            "ferry",
+            "rationale",
+        )
+        out: dict[str, dict[str, Any]] = {}
+        for i, item in enumerate(raw):
+            where = f"overrides.hexes[{i}]"
+            for k in item:
+                if k not in allowed:
+                    close = difflib.get_close_matches(str(k), allowed, n=1)
+                    hint = f"; did you mean {close[0]!r}?" if close else ""
+                    add(f"{where}.{k}", f"unknown key{hint}")
+            if not str(item.get("rationale", "")).strip():
+                add(f"{where}.rationale", "missing; say why the scenario changes it")
+            h, key, why = locate_hex(self.map, item, default="hex")
+            if why:
+                add(f"{where}.{key}", why)
+                continue
+            ch: dict[str, Any] = {}
+            t = item.get("terrain")
+            if t is not None:
+                if t not in terrains:
+                    add(f"{where}.terrain", f"{t!r}: use one of {', '.join(terrains)}")
+                else:
+                    ch["terrain"] = t
+            r = item.get("road")
+            if r is not None:
+                if r != "none" and r not in ROAD_CLASSES:
+                    add(
+                        f"{where}.road",
+                        f'{r!r}: use one of {", ".join(ROAD_CLASSES)} or "none"',
+                    )
+                else:
+                    ch["road"] = r
+            for flag in ("bridge", "ferry"):
+                v = item.get(flag)
+                if v is not None:
+                    if not isinstance(v, bool):
+                        add(f"{where}.{flag}", f"must be true or false, not {v!r}")
+                    else:
+                        ch[flag] = v
+            if not ch:
+                add(where, "changes nothing: give terrain, road, bridge or ferry")
+            assert h is not None
+            out.setdefault(h, {}).update(ch)
+        return out
 
     def initial_state(self) -> GameState:
         """The scenario's set-up (a fresh copy)."""
@@ -388,7 +686,7 @@ class WawRuleset(_Resolution, _Orders):
     def _begin_turn(self, ctx: RuleContext, *, first: bool = False) -> None:
         st = ctx.state
         turn = 1 if first else st.turn + 1
-        cup = self._full_cup(st)
+        cup = self._full_cup(st, turn)
         ctx.emit(
             "turn",
             result=f"turn {turn}",
@@ -410,22 +708,102 @@ class WawRuleset(_Resolution, _Orders):
                 opp=None,
             ),
         )
+        self._arrive(ctx)
 
-    def _full_cup(self, st: GameState) -> tuple[str, ...]:
+    def _full_cup(self, st: GameState, turn: int | None = None) -> tuple[str, ...]:
         """WaW 1.7 / set-up: each formation's chits plus two end-turn chits.
 
-        ASSUMPTION: a formation with no unit left (other than its HQ) puts no
-        chit in the cup.
+        ASSUMPTION: a formation with no unit left on the map (other than its HQ)
+        puts no chit in the cup; reinforcements count from their turn.
         """
+        turn = st.turn if turn is None else turn
         cup: list[str] = []
         for fid, f in st.formations.items():
             alive = any(
-                not st.units[m].destroyed and not self.info[m].is_hq
+                not st.units[m].destroyed
+                and not self.info[m].is_hq
+                and (
+                    st.units[m].position is not None
+                    or st.units[m].attrs.get("arrives", turn + 1) <= turn
+                )
                 for m in self.members[fid]
             )
             if alive:
                 cup += [fid] * f.chits
         return (*cup, END_CHIT, END_CHIT)
+
+    def _arrive(self, ctx: RuleContext) -> None:
+        """Scenario reinforcements enter at their entry hexes on their turn.
+
+        ASSUMPTION (scenario rule; the seeds give no procedure): at the start of
+        their turn each unit is placed, in scenario order, on the first entry
+        hex of its group with room (stacking 2, one HQ) and no enemy unit, with
+        its passenger; it then acts when its formation's chit is drawn.  A unit
+        that finds no room waits for the next turn.  Entering takes the hex.
+        """
+        st = ctx.state
+        for _turn, ids, entry in self.reinforcements:
+            for uid in ids:
+                u = st.units[uid]
+                due = u.attrs.get("arrives")
+                if (
+                    u.position is not None
+                    or u.destroyed
+                    or u.carried_by is not None
+                    or due is None
+                    or due > st.turn
+                ):
+                    continue
+                snap = self._snap(st)
+                i = self.info[uid]
+                dest = None
+                for h in entry:
+                    if snap.combat.get((h, self.enemy_of(u.side))):
+                        continue
+                    if i.is_hq and h in snap.hq:
+                        continue
+                    n = snap.count.get((h, u.side), 0) + (1 if i.counts else 0)
+                    if n <= STACK_LIMIT:
+                        dest = h
+                        break
+                if dest is None:
+                    ctx.emit(
+                        "reinforcement",
+                        side=u.side,
+                        formation=u.formation,
+                        unit=uid,
+                        result="delayed",
+                        detail=(
+                            f"{u.name} cannot enter (entry hexes "
+                            f"{', '.join(entry)} full or held by the enemy); "
+                            "it tries again next turn"
+                        ),
+                    )
+                    continue
+                changes: list[Any] = list(unit_change(uid, position=dest, arrives=None))
+                p = next(
+                    (
+                        x
+                        for x in st.units.values()
+                        if x.carried_by == uid and not x.destroyed
+                    ),
+                    None,
+                )
+                if p is not None:
+                    changes += unit_change(p.id, position=dest, arrives=None)
+                if st.control.get(dest) != u.side:
+                    changes += control_change(dest, u.side)
+                aboard = f" carrying {p.name}" if p is not None else ""
+                ctx.emit(
+                    "reinforcement",
+                    side=u.side,
+                    formation=u.formation,
+                    unit=uid,
+                    hex_to=dest,
+                    result="arrived",
+                    detail=f"{u.name}{aboard} arrives at {dest}",
+                    changes=changes,
+                )
 
     def _draw(self, ctx: RuleContext) -> None:
         """WaW Operations phase: the sides draw chits from the cup in turn."""
@@ -547,7 +925,7 @@ class WawRuleset(_Resolution, _Orders):
         st = ctx.state
         for fid in st.formations:
             hq = self._hq_unit(st, fid)
-            if hq is None or hq.destroyed:
+            if hq is None or hq.destroyed or hq.position is None:
                 continue
             snap = self._snap(st)
             here = [
@@ -590,7 +968,12 @@ class WawRuleset(_Resolution, _Orders):
             snap = self._snap(st)
             for m in self.members[fid]:
                 u = st.units[m]
-                if u.destroyed or m == hq.id or u.position in snap.hq:
+                if (
+                    u.destroyed
+                    or m == hq.id
+                    or u.position is None
+                    or u.position in snap.hq
+                ):
                     continue
                 ctx.emit(
                     "hq_replaced",
@@ -607,6 +990,7 @@ class WawRuleset(_Resolution, _Orders):
     def _game_over(self, ctx: RuleContext, termination: str) -> None:
         st = ctx.state
         vp = self.victory_points(st)
+        tie_note = ""
         if termination == "annihilation":
             # ASSUMPTION: a side with no unit left (HQs aside) loses outright.
             alive = [
@@ -623,7 +1007,11 @@ class WawRuleset(_Resolution, _Orders):
             best = max(vp.values())
             leaders = [s for s, p in vp.items() if p == best]
             winner = leaders[0] if len(leaders) == 1 else None
-        text = ", ".join(f"{st.sides[s].name} {p}" for s, p in vp.items())
+            if winner is None and self.tie_winner is not None:
+                # Scenario victory condition: equal VP go to the named side.
+                winner = self.tie_winner
+                tie_note = f"; equal VP: {st.sides[winner].name} wins ties"
+        text = ", ".join(f"{st.sides[s].name} {p}" for s, p in vp.items()) + tie_note
         ctx.emit(
             "game_over",
             side=winner,
@@ -679,6 +1067,193 @@ class WawRuleset(_Resolution, _Orders):
         if isinstance(action, Pass):
             return "hold fire"
         return super().describe(state, action)
+
+    # ------------------------------------------------------------------ #
+    # public helpers (for AI policies, notebooks and tests): read-only
+    # ------------------------------------------------------------------ #
+    def unit_info(self, unit_id: str) -> UnitInfo:
+        """Static facts of a unit: type, HQ, infantry, carrier, recon, mobility.
+
+        Examples:
+            >>> from wargame.engine import Game
+            >>> g = Game.from_scenario("test_remagen")
+            >>> g.ruleset.unit_info("SU-B1").is_carrier
+            True
+        """
+        return self.info[unit_id]
+
+    def side_values(self, unit: Unit) -> UnitSide:
+        """The counter side in use (full or reduced) of a unit."""
+        return self._side_vals(unit)
+
+    def movement_left(self, unit: Unit) -> float:
+        """Movement points the unit has left this turn (WaW 5.0)."""
+        return self._mp(unit) - self._spent(unit)
+
+    def hq_of(self, state: GameState, formation: str | None) -> Unit | None:
+        """The HQ unit of a formation (``None`` if it has none)."""
+        return self._hq_unit(state, formation)
+
+    def morale(self, state: GameState, formation: str | None) -> int:
+        """The morale a formation's units test against (WaW Morale)."""
+        return self._morale(state, formation)
+
+    def leadership(self, hq: Unit) -> int:
+        """Leadership of an HQ on its current side."""
+        return self._leadership(hq)
+
+    def weapon_reach(self, unit: Unit) -> int:
+        """Longest rule range (hexes, WaW 6.1.1) of any of the unit's weapons.
+
+        ``-1`` for a unit without weapons (HQs).
+        """
+        return max((self._reach(w) for _k, w in self._weapons(unit)), default=-1)
+
+    def paths(
+        self, state: GameState, unit: Unit, *, start: str | None = None
+    ) -> Mapping[str, tuple[float, tuple[str, ...]]]:
+        """Where a unit can still move this turn: ``hex -> (MP, path)``.
+
+        Cheapest paths (WaW 5.0 costs) within its remaining movement points,
+        avoiding enemy hexes and friendly stacks it could not enter (stacking,
+        one HQ per hex); boarding a ferry ends a path.  Opportunity fire on the
+        way is not foreseen.
+        """
+        snap = self._snap(state)
+        here = start or unit.position
+        if not isinstance(here, str):
+            return {}
+        i = self.info[unit.id]
+        enemy = self.enemy_of(unit.side)
+        blocked = {h for (h, side), n in snap.combat.items() if side == enemy and n}
+        if i.counts:
+            blocked |= {
+                h
+                for (h, side), n in snap.count.items()
+                if side == unit.side and n >= STACK_LIMIT and h != here
+            }
+        return self.board.reachable(
+            here, i.mobility, self.movement_left(unit), sorted(blocked)
+        )
+
+    def shot_odds(
+        self,
+        state: GameState,
+        attacker: Unit,
+        target: Unit,
+        *,
+        at: str | None = None,
+        target_at: str | None = None,
+        moving: bool = False,
+        weapons: tuple[str, ...] | None = None,
+    ) -> tuple[str, dict[str, float]] | None:
+        """The attacker's best weapon against a target, and its result odds.
+
+        The exact odds of :func:`~wargame.rules.waw.result_odds` (same rule code
+        as the dice) for each weapon that may fire (WaW 6.1: weapon kind, range,
+        LOS from ``at`` to ``target_at``; 6.1.3 on the move), keeping the one
+        most likely to reduce or destroy.  Positions default to where the units
+        are, so "what if I stood there?" can be asked too.  Whose turn it is, Ops
+        Complete and disruption are not checked (see ``legal_actions``).
+
+        Returns:
+            ``(weapon, {"no effect": p, "disrupted": p, "reduced": p,
+            "destroyed": p})`` or ``None`` if no weapon can fire.
+
+        Examples:
+            >>> from wargame.engine import Game
+            >>> g = Game.from_scenario("test_remagen")
+            >>> st = g.state
+            >>> w, p = g.ruleset.shot_odds(st, st.units["SU-T1"], st.units["US-INF2"])
+            >>> w, round(sum(p.values()), 9)
+            ('he', 1.0)
+        """
+        frm = at or attacker.position
+        to = target_at or target.position
+        if not isinstance(frm, str) or not isinstance(to, str):
+            return None
+        d = self.board.distance(frm, to)
+        if d == 0:
+            return None
+        tt = self._target_type(target)
+        best: tuple[float, str, dict[str, float]] | None = None
+        seen: bool | None = None
+        for kind, w in self._weapons(attacker):
+            if weapons is not None and kind not in weapons:
+                continue
+            sw = self._sw(attacker) if kind == "sw" else None
+            real = sw[1] if sw is not None else kind
+            if (real, tt) not in _ALLOWED or (d > 1 and d - 1 > self._reach(w)):
+                continue
+            if moving and (
+                not w.fp_underlined or self._spent(attacker) > self._mp(attacker) / 2
+            ):
+                continue
+            if seen is None:
+                seen = d == 1 or self.board.visible(frm, to)
+            if not seen:
+                return None
+            p = self._result_odds(
+                sw[0] if sw is not None else self.info[attacker.id].utype,
+                "full" if sw is not None else attacker.strength,
+                real,
+                self.info[target.id].utype,
+                target.strength,
+                target.disrupted,
+                d,
+                self.board.terrain[to],
+                moving,
+            )
+            score = p["reduced"] + p["destroyed"] + 0.3 * p["disrupted"]
+            if best is None or score > best[0]:
+                best = (score, kind, p)
+        return None if best is None else (best[1], best[2])
+
+    def _result_odds(
+        self,
+        attacker: UnitType,
+        a_strength: str,
+        kind: str,
+        target: UnitType,
+        t_strength: str,
+        t_disrupted: bool,
+        d: int,
+        terrain: str,
+        moving: bool,
+    ) -> dict[str, float]:
+        key = (
+            self._odds_token,
+            attacker.id,
+            a_strength,
+            kind,
+            target.id,
+            t_strength,
+            t_disrupted,
+            d,
+            terrain,
+            moving,
+        )
+        hit = _ODDS_CACHE.get(key)
+        if hit is None:
+            from .odds import result_probabilities
+
+            probs = result_probabilities(
+                attacker,
+                target,
+                d - 1,
+                terrain,
+                target_state=UnitState(Strength(t_strength), t_disrupted),
+                kind=kind,
+                moving=moving,
+                attacker_reduced=a_strength == "reduced",
+                adjacent=d == 1,
+                chart=self.chart,
+            )
+            hit = {k: float(v) for k, v in probs.items()}
+            if len(_ODDS_CACHE) > 200_000:
+                _ODDS_CACHE.clear()
+            _ODDS_CACHE[key] = hit
+        return hit
 
     def unit_columns(self, state: GameState) -> dict[str, dict[str, Any]]:
         """WaW columns for ``Game.units``: class, MP left, in command."""
@@ -758,3 +1333,218 @@ def unit_odds(
     return odds(
         a_type, t_type, d - 1, terrain, target_reduced=t.strength == "reduced", **common
     )
+
+
+# --------------------------------------------------------------------------- #
+# scenario overrides (cached: every game of a scenario shares them)            #
+# --------------------------------------------------------------------------- #
+
+_Problems = tuple[tuple[str, str], ...]
+#: Exact result odds by (scenario overrides, units, states, range, terrain...).
+_ODDS_CACHE: dict[tuple[Any, ...], dict[str, float]] = {}
+
+
+def _leaf_paths(d: Mapping[str, Any], prefix: str = "") -> list[str]:
+    out = []
+    for k, v in d.items():
+        path = f"{prefix}{k}"
+        if isinstance(v, Mapping):
+            out += _leaf_paths(v, path + ".")
+        else:
+            out.append(path)
+    return out
+
+
+def _merge(base: Any, top: Any) -> Any:
+    if isinstance(base, Mapping) and isinstance(top, Mapping):
+        out = dict(base)
+        for k, v in top.items():
+            out[k] = _merge(base.get(k), v) if k in base else v
+        return out
+    return top
+
+
+def _pydantic_lines(where: str, exc: ValidationError) -> list[tuple[str, str]]:
+    out = []
+    for err in exc.errors():
+        loc = ".".join(str(x) for x in err["loc"])
+        msg = err["msg"].removeprefix("Value error, ")
+        if err["type"] == "extra_forbidden":
+            msg = "unknown key"
+        out.append(
+            (
+                f"{where}.{loc}" if loc else where,
+                f"{msg} (got {err.get('input')!r})"
+                if err["type"] != "extra_forbidden"
+                else msg,
+            )
+        )
+    return out
+
+
+@lru_cache(maxsize=32)
+def _catalog_for(raw_json: str) -> tuple[Mapping[str, UnitType], _Problems]:
+    """The unit catalog with ``[overrides.units]`` applied, and its problems."""
+    raw = json.loads(raw_json)
+    base = unit_catalog()
+    out: dict[str, UnitType] = dict(base)
+    problems: list[tuple[str, str]] = []
+    if not isinstance(raw, dict):
+        problems.append(("overrides.units", "must be a table: [overrides.units.t72]"))
+        return MappingProxyType(out), tuple(problems)
+    for tid, body in raw.items():
+        where = f"overrides.units.{tid}"
+        if not isinstance(body, dict):
+            problems.append((where, "must be a table of counter values"))
+            continue
+        body = dict(body)
+        rationale = str(body.pop("rationale", "") or "").strip()
+        parent_id = body.pop("base", None)
+        if not rationale:
+            problems.append(
+                (
+                    f"{where}.rationale",
+                    "missing; say why the scenario changes the counter",
+                )
+            )
+        if tid in base:
+            if parent_id not in (None, tid):
+                problems.append(
+                    (f"{where}.base", "only for new types; this one exists already")
+                )
+            parent = base[tid]
+        else:
+            parent = base.get(parent_id) if isinstance(parent_id, str) else None
+            if parent is None:
+                close = difflib.get_close_matches(str(tid), list(base), n=1)
+                hint = f"did you mean {close[0]!r}? " if close else ""
+                problems.append(
+                    (
+                        where,
+                        f"{tid!r} is not a unit type; {hint}to add a new type, give "
+                        'base = "<existing type>"',
+                    )
+                )
+                continue
+        merged = _merge(parent.model_dump(mode="json"), body)
+        merged["id"] = tid
+        changed = _leaf_paths(body)
+        merged["value_sources"] = {
+            k: v
+            for k, v in parent.value_sources.items()
+            if not any(k == c or k.startswith(c + ".") for c in changed)
+        }
+        # Values a scenario sets are the scenario author's estimates.
+        merged["source"] = "estimate"
+        merged["rationale"] = " ".join(
+            x for x in (parent.rationale or "", f"Scenario: {rationale}") if x
+        )
+        try:
+            out[tid] = UnitType.model_validate(merged)
+        except ValidationError as exc:
+            problems += _pydantic_lines(where, exc)
+    return MappingProxyType(out), tuple(problems)
+
+
+def _scenario_catalog(
+    raw: Any, add: Callable[[str, str], None]
+) -> Mapping[str, UnitType]:
+    if raw is None:
+        return unit_catalog()
+    catalog, problems = _catalog_for(json.dumps(raw, sort_keys=True))
+    for where, text in problems:
+        add(where, text)
+    return catalog
+
+
+_TERRAIN_OVERRIDE_KEYS = ("defence_dice", "move_cost", "rationale")
+
+
+@lru_cache(maxsize=32)
+def _chart_for(raw_json: str) -> tuple[TerrainChart | None, _Problems]:
+    """The terrain chart with ``[overrides.terrain]`` applied, and its problems."""
+    raw = json.loads(raw_json)
+    base = terrain_chart()
+    problems: list[tuple[str, str]] = []
+    if not isinstance(raw, dict):
+        return None, (
+            ("overrides.terrain", "must be a table: [overrides.terrain.woods]"),
+        )
+    terrain = dict(base.terrain)
+    for cls, body in raw.items():
+        where = f"overrides.terrain.{cls}"
+        if cls not in terrain:
+            problems.append(
+                (
+                    where,
+                    f"{cls!r} is not a terrain class; use one of {', '.join(terrain)}",
+                )
+            )
+            continue
+        if not isinstance(body, dict):
+            problems.append((where, "must be a table"))
+            continue
+        for k in body:
+            if k == "blocks_los":
+                problems.append(
+                    (
+                        f"{where}.{k}",
+                        "line of sight is physical (DEM and obstacle heights); a "
+                        "scenario cannot change it",
+                    )
+                )
+            elif k not in _TERRAIN_OVERRIDE_KEYS:
+                close = difflib.get_close_matches(str(k), _TERRAIN_OVERRIDE_KEYS, n=1)
+                hint = f"; did you mean {close[0]!r}?" if close else ""
+                problems.append((f"{where}.{k}", f"unknown key{hint}"))
+        rationale = str(body.get("rationale", "") or "").strip()
+        if not rationale:
+            problems.append((f"{where}.rationale", "missing; say why it changes"))
+        change = {k: v for k, v in body.items() if k in ("defence_dice", "move_cost")}
+        old = terrain[cls]
+        merged = _merge(old.model_dump(mode="json"), change)
+        merged["value_sources"] = {
+            k: v for k, v in old.value_sources.items() if k.split(".")[0] not in change
+        }
+        merged["source"] = "estimate"
+        merged["rationale"] = " ".join(
+            x for x in (old.rationale or "", f"Scenario: {rationale}") if x
+        )
+        try:
+            terrain[cls] = type(old).model_validate(merged)
+        except ValidationError as exc:
+            problems += _pydantic_lines(where, exc)
+    chart = TerrainChart(terrain=terrain, road=base.road, crossing=base.crossing)
+    return chart, tuple(problems)
+
+
+def _scenario_chart(raw: Any, add: Callable[[str, str], None]) -> TerrainChart | None:
+    if raw is None:
+        return None
+    chart, problems = _chart_for(json.dumps(raw, sort_keys=True))
+    for where, text in problems:
+        add(where, text)
+    return chart
+
+
+_changed_boards: weakref.WeakKeyDictionary[Any, dict[str, WawBoard]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _changed_board(
+    base: WawBoard,
+    hexes: Mapping[str, Mapping[str, Any]],
+    chart: TerrainChart | None,
+    overrides: Mapping[str, Any],
+) -> WawBoard:
+    """The board with the scenario's hex and terrain overrides (cached per map)."""
+    key = json.dumps(
+        {"hexes": hexes, "terrain": overrides.get("terrain")}, sort_keys=True
+    )
+    per_map = _changed_boards.setdefault(base.map, {})
+    board = per_map.get(key)
+    if board is None:
+        board = base.with_changes(hexes, chart)
+        per_map[key] = board
+    return board

@@ -1,0 +1,321 @@
+"""Shared pieces of the World at War policies: what a side sees, and values.
+
+Nothing here is a rule: the numbers are the policies' own judgement (how much a
+unit is worth, how much a result hurts), and every fact about the game comes
+from the state or from the rule system's public helpers.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import heapq
+import math
+import weakref
+from collections.abc import Sequence
+from typing import Any
+
+from wargame.engine import Decision, GameState, RandomPolicy, Unit
+
+__all__ = ["SideView", "expected_gain", "tiebreak", "unit_value", "waw_rules"]
+
+#: What a counter is worth to a policy, by unit class (full strength).
+CLASS_VALUE = {
+    "armored": 3.0,
+    "light_armored": 2.0,
+    "infantry": 2.0,
+    "recon": 1.5,
+    "mortar": 1.5,
+    "aa": 1.0,
+    "unarmored_vehicle": 1.5,
+    "hq": 2.5,
+}
+#: Share of a unit's value each result takes away.
+RESULT_WEIGHT = {"disrupted": 0.25, "reduced": 0.5, "destroyed": 1.0}
+
+
+def waw_rules(decision: Decision) -> Any:
+    """The decision's World at War rule system, or ``None`` for other systems."""
+    rules = decision.rules
+    if rules is None or not hasattr(rules, "shot_odds"):
+        return None
+    return rules
+
+
+def tiebreak(decision: Decision, salt: str = "") -> float:
+    """A number in [0, 1) from (seed, decision number): reproducible, no dice."""
+    text = f"wargame-ai:{salt}:{decision.seed}:{decision.number}".encode()
+    word = int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "little")
+    return word / 2**64
+
+
+def fallback(decision: Decision, seed: int | None) -> Any:
+    """The random choice policies make when they cannot read the rule system."""
+    return RandomPolicy(seed).choose(decision)
+
+
+def unit_value(rules: Any, state: GameState, u: Unit) -> float:
+    """What ``u`` is worth (class, strength, and its passenger if any)."""
+    info = rules.unit_info(u.id)
+    v = CLASS_VALUE.get(info.utype.unit_class.value, 1.0)
+    if u.strength == "reduced":
+        v *= 0.6
+    if info.is_carrier:
+        for p in state.units.values():
+            if p.carried_by == u.id and not p.destroyed:
+                v += 0.5 * unit_value(rules, state, p)
+    return v
+
+
+def expected_gain(
+    odds: dict[str, float], value: float, *, disrupted: bool, kill_vp: float = 0.0
+) -> float:
+    """Expected loss a shot inflicts: result odds times what each result costs.
+
+    Examples:
+        >>> expected_gain({"no effect": 0.5, "disrupted": 0.5, "reduced": 0.0,
+        ...                "destroyed": 0.0}, 2.0, disrupted=False)
+        0.25
+    """
+    dis = 0.0 if disrupted else RESULT_WEIGHT["disrupted"]
+    return value * (
+        dis * odds.get("disrupted", 0.0)
+        + RESULT_WEIGHT["reduced"] * odds.get("reduced", 0.0)
+        + RESULT_WEIGHT["destroyed"] * odds.get("destroyed", 0.0)
+    ) + kill_vp * odds.get("destroyed", 0.0)
+
+
+class SideView:
+    """One side's picture of the game at a decision, built once per decision."""
+
+    def __init__(self, decision: Decision, rules: Any) -> None:
+        self.decision = decision
+        self.rules = rules
+        self.state: GameState = decision.state
+        self.side = decision.side
+        self.enemy = rules.enemy_of(self.side)
+        self.board = rules.board
+        st = self.state
+        on_map = [
+            u for u in st.units.values() if not u.destroyed and u.position is not None
+        ]
+        self.own = [u for u in on_map if u.side == self.side]
+        self.foes = [u for u in on_map if u.side == self.enemy]
+        #: enemy units that can be fired at (not HQs, not passengers)
+        self.targets = [
+            u
+            for u in self.foes
+            if u.carried_by is None and not rules.unit_info(u.id).is_hq
+        ]
+        #: enemy units that can shoot (a threat to us next)
+        self.shooters = [
+            u for u in self.targets if not u.disrupted and rules.weapon_reach(u) >= 0
+        ]
+        self.kill_vp = float(getattr(rules, "destroyed_vp", 0))
+        self._values: dict[str, float] = {}
+        self._threat: dict[tuple[str, str], float] = {}
+        self._reach: dict[str, int] = {}
+        #: (shooter, its hex, its reach) for the enemy units that can shoot
+        self.shooter_reach = [
+            (e, str(e.position), self.reach(e)) for e in self.shooters
+        ]
+
+    def reach(self, u: Unit) -> int:
+        """Cached :meth:`WawRuleset.weapon_reach`."""
+        r = self._reach.get(u.id)
+        if r is None:
+            r = int(self.rules.weapon_reach(u))
+            self._reach[u.id] = r
+        return r
+
+    def value(self, u: Unit) -> float:
+        """Cached :func:`unit_value`."""
+        v = self._values.get(u.id)
+        if v is None:
+            v = unit_value(self.rules, self.state, u)
+            self._values[u.id] = v
+        return v
+
+    def gain(self, odds: dict[str, float], target: Unit) -> float:
+        """Expected damage of a shot with these odds at ``target``."""
+        return expected_gain(
+            odds, self.value(target), disrupted=target.disrupted, kill_vp=self.kill_vp
+        )
+
+    def shot(
+        self,
+        shooter: Unit,
+        target: Unit,
+        *,
+        at: str | None = None,
+        target_at: str | None = None,
+    ) -> float:
+        """Expected damage of the shooter's best shot (0 if it cannot fire)."""
+        res = self.rules.shot_odds(
+            self.state, shooter, target, at=at, target_at=target_at
+        )
+        if res is None:
+            return 0.0
+        return self.gain(res[1], target)
+
+    def threat(self, u: Unit, h: str) -> float:
+        """Expected damage the enemy could do to ``u`` standing at ``h``.
+
+        The sum over enemy units able to fire (in range and sight), each with its
+        best weapon: a measure of how exposed the hex is.
+        """
+        key = (u.id, h)
+        hit = self._threat.get(key)
+        if hit is not None:
+            return hit
+        total = 0.0
+        d = self.board.distance
+        for e, pos, reach in self.shooter_reach:
+            dist = d(pos, h)
+            if dist > 1 and dist - 1 > reach:
+                continue
+            res = self.rules.shot_odds(self.state, e, u, target_at=h)
+            if res is not None:
+                total += expected_gain(res[1], self.value(u), disrupted=u.disrupted)
+        self._threat[key] = total
+        return total
+
+    def firepower_at(self, u: Unit, h: str) -> float:
+        """The best expected damage ``u`` could deal from ``h`` at a visible enemy."""
+        best = 0.0
+        reach = self.reach(u)
+        if reach < 0:
+            return 0.0
+        d = self.board.distance
+        for t in self.targets:
+            dist = d(h, t.position)
+            if dist > 1 and dist - 1 > reach:
+                continue
+            best = max(best, self.shot(u, t, at=h))
+        return best
+
+    def nearest(self, h: str, hexes: Sequence[str]) -> tuple[int, str | None]:
+        """Distance to, and label of, the nearest of ``hexes``."""
+        best: tuple[int, str | None] = (10**6, None)
+        for x in hexes:
+            cand = (self.board.distance(h, x), x)
+            if cand < best:  # type: ignore[operator]
+                best = cand
+        return best
+
+
+def moving(u: Unit) -> bool:
+    """Whether the unit has spent movement points this turn (fire on the move)."""
+    return float(u.attrs.get("mp", 0.0)) > 0
+
+
+def fire_gain(view: SideView, action: Any) -> float:
+    """Expected damage of one legal Fire action (its weapon, moving or not).
+
+    HQ leadership (``with_hq``) adds dice; it is counted as a small bonus.
+    """
+    st = view.state
+    u, t = st.units[action.unit], st.units[action.target]
+    opp = bool(st.vars.get("opp"))
+    res = view.rules.shot_odds(
+        st, u, t, weapons=(action.weapon,), moving=not opp and moving(u)
+    )
+    if res is None:
+        return 0.0
+    g = view.gain(res[1], t)
+    return g * (1.15 if action.with_hq else 1.0)
+
+
+def best_destination(
+    view: SideView,
+    u: Unit,
+    score: Any,
+    *,
+    costly: Any = None,
+    keep: float = 0.0,
+    shortlist: int = 8,
+) -> tuple[float, str, tuple[str, ...]]:
+    """The reachable hex with the best score (ties: fewer MP, then label).
+
+    Args:
+        view: the side's view.
+        u: the unit to move.
+        score: ``h -> float``, cheap (cover, distances...).
+        costly: optional ``h -> float`` added to ``score`` but only for the
+            ``shortlist`` best hexes by ``score`` (and the unit's own hex):
+            exposure and firepower need line of sight and odds.
+        keep: bonus for staying where it is (against dithering).
+        shortlist: how many hexes get the costly term.
+
+    Returns:
+        ``(score, hex, path)``; the path starts at the unit's hex.
+    """
+    paths = view.rules.paths(view.state, u)
+    here = u.position
+    cands = [(score(h), h) for h in paths if h != here]
+    if costly is not None:
+        top = heapq.nsmallest(shortlist, cands, key=lambda x: (-x[0], x[1]))
+        cands = [(s + costly(h), h) for s, h in top]
+        stay = score(here) + costly(here) + keep
+    else:
+        stay = score(here) + keep
+    best: tuple[float, float, str, tuple[str, ...]] = (stay, 0.0, here, (here,))
+    for s, h in cands:
+        cost, path = paths[h]
+        if s > best[0] + 1e-9 or (
+            abs(s - best[0]) <= 1e-9 and (cost, h) < (best[1], best[2])
+        ):
+            best = (s, cost, h, path)
+    return best[0], best[2], best[3]
+
+
+#: Extra cost (MP) a policy counts for boarding a ferry: the move ends there.
+FERRY_DELAY_MP = 4.0
+_travel: weakref.WeakKeyDictionary[Any, dict[tuple[str, str], dict[str, float]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def travel_map(board: Any, goal: str, mobility: str) -> dict[str, float]:
+    """Movement points from every hex to ``goal`` over several turns.
+
+    Dijkstra over the board's movement costs (rivers only at bridges and
+    ferries), counting :data:`FERRY_DELAY_MP` more for boarding a ferry;
+    enemy units are ignored.  Cached per board, goal and mobility.
+    """
+    per_board = _travel.setdefault(board, {})
+    key = (goal, mobility)
+    hit = per_board.get(key)
+    if hit is not None:
+        return hit
+    dist: dict[str, float] = {goal: 0.0}
+    heap: list[tuple[float, str]] = [(0.0, goal)]
+    cost = board.move_cost
+    ferry = board.ferry_water
+    while heap:
+        c, here = heapq.heappop(heap)
+        if c > dist.get(here, math.inf):
+            continue
+        for nb in board.neighbors[here]:
+            step = cost(nb, here, mobility)  # moving from nb into here
+            if step == math.inf:
+                continue
+            if ferry(here) and not ferry(nb):
+                step += FERRY_DELAY_MP
+            nc = c + step
+            if nc < dist.get(nb, math.inf):
+                dist[nb] = nc
+                heapq.heappush(heap, (nc, nb))
+    per_board[key] = dist
+    return dist
+
+
+_cover: weakref.WeakKeyDictionary[Any, dict[str, int]] = weakref.WeakKeyDictionary()
+
+
+def cover_map(board: Any) -> dict[str, int]:
+    """Terrain defence dice of every hex of a board (cached per board)."""
+    hit = _cover.get(board)
+    if hit is None:
+        hit = {h: int(board.defence_dice(h)) for h in board.labels}
+        _cover[board] = hit
+    return hit

@@ -1,0 +1,134 @@
+"""The greedy policy: best shot now, else the best firing position in cover.
+
+It looks one action ahead.  Chits are always activated.  In opportunity fire
+and in its own activation it fires the legal shot with the highest expected
+damage (exact odds from :meth:`WawRuleset.shot_odds`, the same rule code as the
+dice) if that is worth a shot; otherwise it rallies disrupted units and moves a
+unit to the reachable hex that best combines firepower on the enemy, cover and
+little exposure, then ends the activation.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from wargame.engine import Decision
+from wargame.rules.waw import (
+    Activate,
+    Dismount,
+    EndActivation,
+    Fire,
+    Move,
+    Pass,
+    Rally,
+)
+
+from ._common import (
+    SideView,
+    best_destination,
+    fallback,
+    fire_gain,
+    waw_rules,
+)
+
+__all__ = ["GreedyPolicy"]
+
+
+class GreedyPolicy:
+    """Fires at the target with the best expected result; moves to cover and range.
+
+    Args:
+        seed: seed for the random fallback (other rule systems); ``None`` uses
+            the game seed.
+        fire_threshold: least expected damage (in unit values) worth a shot.
+
+    Examples:
+        >>> from wargame.engine import Game
+        >>> g = Game.from_scenario("test_remagen", seed=1,
+        ...                        policies={"pact": GreedyPolicy()})
+        >>> g.run(turns=1) is None
+        True
+    """
+
+    def __init__(self, seed: int | None = None, fire_threshold: float = 0.1) -> None:
+        if seed is not None and seed < 0:
+            raise ValueError("seed must be >= 0")
+        self.seed = seed
+        self.fire_threshold = float(fire_threshold)
+
+    def __repr__(self) -> str:
+        return f"GreedyPolicy(seed={self.seed})"
+
+    def choose(self, decision: Decision) -> Any:
+        """The greedy choice (see the module docstring)."""
+        rules = waw_rules(decision)
+        acts = list(decision.legal_actions)
+        if rules is None:
+            return fallback(decision, self.seed)
+        for a in acts:
+            if isinstance(a, Activate):
+                return a
+        view = SideView(decision, rules)
+        fires = [a for a in acts if isinstance(a, Fire)]
+        best = max(fires, key=lambda a: fire_gain(view, a), default=None)
+        if best is not None and fire_gain(view, best) >= self.fire_threshold:
+            return best
+        if any(isinstance(a, Pass) for a in acts):
+            return next(a for a in acts if isinstance(a, Pass))
+        return self._act(view, acts)
+
+    def _act(self, view: SideView, acts: list[Any]) -> Any:
+        st = view.state
+        acting = st.vars.get("acting")
+        moves = {
+            (a.unit, a.to): a for a in acts if isinstance(a, Move) and not a.with_hq
+        }
+        if acting is not None and st.units[acting].side == view.side:
+            step = self._step(view, st.units[acting], moves)
+            if step is not None:
+                return step
+        for a in acts:
+            if isinstance(a, Rally):
+                return a
+        for a in acts:
+            if isinstance(a, Dismount):
+                u = st.units[a.unit]
+                near, _ = view.nearest(u.position, [t.position for t in view.targets])
+                if near <= 5:
+                    return a
+        movers = sorted({a.unit for a in moves.values()} - {acting})
+        best: tuple[float, Any] | None = None
+        for uid in movers:
+            u = st.units[uid]
+            here = u.position
+            score, costly = self._score(view, u)
+            gain, _h, path = best_destination(view, u, score, costly=costly)
+            gain -= score(here) + costly(here)
+            if len(path) > 1 and gain > 0.05 and (best is None or gain > best[0]):
+                best = (gain, moves.get((uid, path[1])))
+        if best is not None and best[1] is not None:
+            return best[1]
+        return next(a for a in acts if isinstance(a, EndActivation))
+
+    def _step(self, view: SideView, u: Any, moves: dict[Any, Any]) -> Any:
+        score, costly = self._score(view, u)
+        _s, _h, path = best_destination(view, u, score, costly=costly)
+        if len(path) > 1:
+            return moves.get((u.id, path[1]))
+        return None
+
+    @staticmethod
+    def _score(view: SideView, u: Any) -> Any:
+        targets = [t.position for t in view.targets]
+
+        reach = max(view.rules.weapon_reach(u), 1)
+
+        def score(h: str) -> float:
+            near, _ = view.nearest(h, targets)
+            # cover, and close to weapon range of the nearest enemy
+            return 0.15 * view.board.defence_dice(h) - 0.05 * max(0, near - reach)
+
+        def costly(h: str) -> float:
+            return view.firepower_at(u, h) - 0.5 * view.threat(u, h)
+
+        return score, costly

@@ -1,0 +1,788 @@
+"""GameView: a game on the map, with a turn stepper, line of sight, odds, dice and log.
+
+The view holds widgets and copies what :mod:`wargame.render` computes into them;
+every rule question (legal actions, ranges, odds, line of sight) is asked of the
+game, its rule system or its map.  After each action only what changed is sent:
+the unit markers that moved or changed state, and the panels whose text changed.
+
+Examples:
+    >>> from wargame.engine import Game
+    >>> view = Game.from_scenario("test_remagen", seed=1).view()
+    >>> view.click_hex("H17")            # the T-72 platoon's counter
+    >>> view.selected_unit, len(view.visible_hexes)
+    ('SU-T1', 53)
+    >>> action = view.step()             # the Step button
+    >>> len(view.game.actions)
+    1
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+import ipywidgets as w
+
+from wargame.render.game import (
+    actions_involving,
+    cup_html,
+    dice_html,
+    filter_log,
+    fire_odds,
+    fire_odds_html,
+    fire_ranges,
+    last_rolls,
+    log_table_html,
+    status_html,
+    unit_looks,
+    unit_stacks,
+    unit_state_words,
+    units_html,
+)
+from wargame.render.geojson import EMPTY, geometry_geojson
+from wargame.render.los import (
+    los_html,
+    profile_png,
+    range_rings_geojson,
+    sight_line_geojson,
+    simplified,
+)
+
+from .common import error_html, info_html
+from .layers import UnitLayer, overlay
+from .mapview import MapView
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+    from wargame.engine import Action, Game, GameState
+
+__all__ = ["DEFAULT_SIGHT_HEXES", "VIEWSHED_STYLE", "GameView"]
+
+#: Viewshed range (hexes) for a unit without weapons (e.g. an HQ).
+DEFAULT_SIGHT_HEXES = 20
+#: Leaflet style of the line-of-sight polygon (hex outlines drawn; DEM: none).
+VIEWSHED_STYLE: dict[str, Any] = {
+    "color": "#1f5fa8",
+    "weight": 1.5,
+    "fillColor": "#3d8fe0",
+    "fillOpacity": 0.22,
+}
+#: Most actions the AI plays for one button press (a guard against loops).
+MAX_AI_ACTIONS = 5000
+
+_ALL = "all"
+_AI = "__ai__"  # the "you play" choice for AI against AI
+
+
+class GameView(w.VBox):  # type: ignore[misc]
+    """An interactive view of a :class:`~wargame.engine.Game`.
+
+    Args:
+        game: the game to show (it is played on, not copied).
+        human: the side a person plays (``None``: the AI plays both sides).  The
+            person then picks legal actions from the map and the list.
+        auto_ai: after the person acts, let the AI play until the person must
+            decide again.
+        web_tiles: also offer OpenStreetMap tiles (needs the internet; the
+            offline terrain picture is always there).
+        height: CSS height of the map.
+
+    Clicking a unit shows its hex viewshed at its weapons' extended range (or the
+    DEM-level viewshed, with the toggle) and range rings for normal and extended
+    range; clicking an enemy unit next shows the sight line coloured by the
+    answer, the terrain profile and the exact odds of firing at it.  The same
+    things can be done from code: :meth:`click_hex`, :meth:`select_unit`,
+    :meth:`pick_target`, :meth:`step`, :meth:`end_turn`, :meth:`run_to_end`,
+    :meth:`undo`, :meth:`reset`, :meth:`apply_action`.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        *,
+        human: str | None = None,
+        auto_ai: bool = True,
+        web_tiles: bool = False,
+        height: str = "560px",
+    ) -> None:
+        self.game = game
+        self.auto_ai = auto_ai
+        self.human: str | None = None
+        self.selected_unit: str | None = None
+        self.target_unit: str | None = None
+        #: Hexes of the selected unit's hex viewshed (``[]`` when none).
+        self.visible_hexes: list[str] = []
+        self.los_result: Any = None
+        self._los_key: tuple[str | None, str | None] | None = None
+        self._drawn_key: tuple[str, str] | None = None
+        self._looks = unit_looks(game)
+        self._actions: list[Action] = []
+
+        # -- the map ------------------------------------------------------- #
+        self.mapview = MapView(game.map, web_tiles=web_tiles, height=height)
+        self.leaflet = self.mapview.leaflet
+        self.mapview.info_rows = self._hex_rows
+        self.mapview.on_hex_click(self._hex_clicked)
+        self.message = self.mapview.message
+        self.viewshed_layer = overlay("viewshed", {"className": "wargame-los"})
+        self.rings_layer = overlay("range rings")
+        self.line_layer = overlay("sight line")
+        self.units = UnitLayer(on_click=self.click_hex)
+        terrain, *rest = self.leaflet.layers
+        self.leaflet.layers = (
+            terrain,
+            self.viewshed_layer,
+            self.rings_layer,
+            *rest,
+            self.line_layer,
+            self.units.group,
+        )
+
+        # -- controls ------------------------------------------------------ #
+        def button(text: str, tip: str, cls: str, icon: str = "") -> w.Button:
+            b = w.Button(
+                description=text, tooltip=tip, icon=icon, layout=w.Layout(width="auto")
+            )
+            b.add_class(cls)
+            return b
+
+        self.step_button = button(
+            "Step", "one action by the AI", "wargame-step", "step-forward"
+        )
+        self.turn_button = button(
+            "End of turn",
+            "AI plays to the end of the turn",
+            "wargame-end-turn",
+            "forward",
+        )
+        self.run_button = button(
+            "Run to end",
+            "AI plays to the end of the game",
+            "wargame-run",
+            "fast-forward",
+        )
+        self.undo_button = button(
+            "Undo", "take the last action back", "wargame-undo", "undo"
+        )
+        self.reset_button = button(
+            "Reset", "start again with this seed", "wargame-reset", "refresh"
+        )
+        self.seed_input = w.BoundedIntText(
+            value=game.seed,
+            min=0,
+            max=2**31 - 1,
+            description="seed",
+            layout=w.Layout(width="150px"),
+        )
+        self.seed_input.add_class("wargame-seed")
+        sides = [(f"{s.name} ({sid})", sid) for sid, s in game.state.sides.items()]
+        self.human_select = w.Dropdown(
+            options=[("nobody: AI vs AI", _AI), *sides],
+            value=_AI,
+            description="you play",
+            layout=w.Layout(width="260px"),
+        )
+        self.human_select.add_class("wargame-human")
+        self.step_button.on_click(lambda _: self._guard(self.step))
+        self.turn_button.on_click(lambda _: self._guard(self.end_turn))
+        self.run_button.on_click(lambda _: self._guard(self.run_to_end))
+        self.undo_button.on_click(lambda _: self._guard(self.undo))
+        self.reset_button.on_click(lambda _: self._guard(self.reset))
+        self.human_select.observe(
+            lambda ch: self._guard(
+                lambda: self._human_changed(None if ch["new"] == _AI else ch["new"])
+            ),
+            "value",
+        )
+        self.status = w.HTML()
+        controls = w.HBox(
+            [
+                self.step_button,
+                self.turn_button,
+                self.run_button,
+                self.undo_button,
+                self.reset_button,
+                self.seed_input,
+                self.human_select,
+            ],
+            layout=w.Layout(flex_flow="row wrap", align_items="center"),
+        )
+
+        # -- right-hand panels --------------------------------------------- #
+        self.dice = w.HTML(layout=w.Layout(min_height="70px"))
+        self.unit_info = w.HTML()
+        self.unit_info.add_class("wargame-unit-info")
+        self.dem_toggle = w.Checkbox(
+            value=False, description="DEM-level viewshed", indent=False
+        )
+        self.dem_toggle.observe(lambda _: self._guard(self._redraw_selection), "value")
+        self.clear_button = button(
+            "Clear", "clear the selection", "wargame-clear", "times"
+        )
+        self.clear_button.on_click(lambda _: self.clear_selection())
+        self.los_answer = w.HTML()
+        self.odds = w.HTML()
+        self.profile = w.Image(format="png", layout=w.Layout(width="100%"))
+        self.profile.add_class("wargame-profile")
+        self.actions_list = w.Select(options=[], rows=9, layout=w.Layout(width="100%"))
+        self.actions_list.add_class("wargame-actions")
+        self.do_button = button(
+            "Do it", "apply the chosen action", "wargame-do", "check"
+        )
+        self.do_button.on_click(lambda _: self._guard(self._do_chosen))
+        self.show_all_button = button(
+            "All actions", "list every legal action", "wargame-all-actions"
+        )
+        self.show_all_button.on_click(lambda _: self._refresh_actions())
+        self.actions_note = w.HTML()
+        self.cup = w.HTML()
+        self.tabs = w.Tab(
+            children=[
+                w.VBox(
+                    [
+                        self.mapview.info,
+                        self.unit_info,
+                        w.HBox([self.dem_toggle, self.clear_button]),
+                    ]
+                ),
+                w.VBox([self.los_answer, self.odds, self.profile]),
+                w.VBox(
+                    [
+                        self.actions_note,
+                        self.actions_list,
+                        w.HBox([self.do_button, self.show_all_button]),
+                    ]
+                ),
+                self.cup,
+            ],
+        )
+        self.tabs.titles = ("Hex & unit", "Line of sight", "Your move", "Chit cup")
+        right = w.VBox(
+            [self.dice, self.tabs],
+            layout=w.Layout(flex="2 1 0%", min_width="340px", padding="0 0 0 8px"),
+        )
+        self.leaflet.layout.flex = "3 1 0%"
+        self.leaflet.layout.width = "auto"
+
+        # -- the log --------------------------------------------------------- #
+        self.log_turn = w.Dropdown(
+            options=[("all turns", _ALL)],
+            value=_ALL,
+            description="turn",
+            layout=w.Layout(width="170px"),
+        )
+        self.log_side = w.Dropdown(
+            options=[
+                ("all sides", _ALL),
+                *[(s.name, sid) for sid, s in game.state.sides.items()],
+            ],
+            value=_ALL,
+            description="side",
+            layout=w.Layout(width="220px"),
+        )
+        self.log_unit = w.Dropdown(
+            options=[
+                ("all units", _ALL),
+                *[(f"{u.name} ({uid})", uid) for uid, u in game.state.units.items()],
+            ],
+            value=_ALL,
+            description="unit",
+            layout=w.Layout(width="320px"),
+        )
+        for dd in (self.log_turn, self.log_side, self.log_unit):
+            dd.observe(lambda _: self._refresh_log(), "value")
+        self.log_table = w.HTML(
+            layout=w.Layout(max_height="280px", overflow="auto", width="100%")
+        )
+        self.log_table.add_class("wargame-log-panel")
+        super().__init__(
+            [
+                self.status,
+                controls,
+                self.message,
+                w.HBox([self.leaflet, right], layout=w.Layout(width="100%")),
+                self.mapview.note,
+                w.HBox([self.log_turn, self.log_side, self.log_unit]),
+                self.log_table,
+            ],
+            layout=w.Layout(width="100%"),
+        )
+        self.add_class("wargame-gameview")
+        #: Names of the AI policies in the status line, by side.
+        self.policy_labels: dict[str, str] = {
+            s: type(p).__name__ for s, p in game.policies.items()
+        }
+        if human is not None:
+            self.set_human(human)
+        else:
+            self.refresh()
+
+    # ------------------------------------------------------------------ #
+    # state shown
+    # ------------------------------------------------------------------ #
+    @property
+    def shown_state(self) -> GameState:
+        """The state on the map: the human side's view, or everything."""
+        if self.human is not None:
+            return self.game.state_for(self.human)
+        return self.game.state
+
+    @property
+    def log_frame(self) -> pd.DataFrame:
+        """``game.log`` with the turn, side and unit filters of the log panel."""
+        return filter_log(self.game.log, **self._log_filters())
+
+    def _log_filters(self) -> dict[str, Any]:
+        return {
+            "turn": None if self.log_turn.value == _ALL else int(self.log_turn.value),
+            "side": None if self.log_side.value == _ALL else self.log_side.value,
+            "unit": None if self.log_unit.value == _ALL else self.log_unit.value,
+        }
+
+    # ------------------------------------------------------------------ #
+    # refresh: copy render output into the widgets, only what changed
+    # ------------------------------------------------------------------ #
+    def refresh(self) -> None:
+        """Bring every panel and layer up to date with the game."""
+        game = self.game
+        state = self.shown_state
+        self.units.update(unit_stacks(game, state, self._looks))
+        self.status.value = status_html(
+            game, human=self.human, policy_names=self.policy_labels
+        )
+        log = game.log
+        self.dice.value = dice_html(last_rolls(log))
+        self.cup.value = cup_html(state)
+        turns = [
+            ("all turns", _ALL),
+            *[(f"turn {t}", str(t)) for t in range(1, state.turn + 1)],
+        ]
+        if tuple(self.log_turn.options) != tuple(turns):
+            keep = self.log_turn.value
+            self.log_turn.options = turns
+            self.log_turn.value = keep if keep in dict(turns).values() else _ALL
+        self._refresh_log(log)
+        over = game.is_over
+        for b in (self.step_button, self.turn_button, self.run_button):
+            b.disabled = over
+        self.undo_button.disabled = not game.actions
+        self._follow_selection(state)
+        self.mapview.refresh_info()
+        self._refresh_actions()
+
+    def _refresh_log(self, log: pd.DataFrame | None = None) -> None:
+        log = self.game.log if log is None else log
+        self.log_table.value = log_table_html(log, **self._log_filters())
+
+    def _follow_selection(self, state: GameState) -> None:
+        """Keep the selected unit and target drawn where they are now.
+
+        The viewshed is recomputed only if the unit moved or flipped, the sight
+        line and its profile only if one of the two units moved; the odds (which
+        follow every change of state) are always brought up to date.
+        """
+        sel = self.selected_unit
+        if sel is None:
+            return
+        u = state.units.get(sel)
+        if u is None or u.destroyed or u.hex is None:
+            self.clear_selection()
+            return
+        if self._drawn_key != (u.hex, u.strength):
+            self._redraw_selection()
+        if self.target_unit is not None:
+            t = state.units.get(self.target_unit)
+            if t is None or t.destroyed or t.hex is None:
+                self._clear_target()
+            else:
+                self._show_target()
+
+    # ------------------------------------------------------------------ #
+    # clicks
+    # ------------------------------------------------------------------ #
+    def click_lonlat(self, lon: float, lat: float) -> str | None:
+        """Click the map at a WGS84 point (None and a message off the map)."""
+        return self.mapview.click_lonlat(lon, lat)
+
+    def click_hex(self, label: str) -> None:
+        """Click a hex (or the unit marker on it), as a person would."""
+        self.mapview.select_hex(label)
+
+    def _hex_rows(self, label: str) -> list[tuple[str, str]]:
+        return [("units", units_html(self.game, label, self.shown_state))]
+
+    def _stack(self, label: str) -> list[str]:
+        s = self.units.stacks.get(label)
+        return list(s.units) if s is not None else []
+
+    def _hex_clicked(self, label: str) -> None:
+        self._guard(lambda: self._handle_hex(label))
+
+    def _handle_hex(self, label: str) -> None:
+        state = self.shown_state
+        here = self._stack(label)
+        sel = self.selected_unit if self.selected_unit in state.units else None
+        mine = (
+            self.human is not None
+            and self.game.current_side == self.human
+            and sel is not None
+            and state.units[sel].side == self.human
+        )
+        acts: list[Action] = []
+        if mine and label != state.units[sel].hex:  # type: ignore[index]
+            acts = actions_involving(
+                self.game.legal_actions(), unit=sel, hex=label, units_in_hex=here
+            )
+        side = state.units[sel].side if sel is not None else None
+        enemies = [x for x in here if side is not None and state.units[x].side != side]
+        if enemies:
+            self.pick_target(enemies[0])
+        elif here:
+            nxt = here[(here.index(sel) + 1) % len(here)] if sel in here else here[0]
+            self.select_unit(nxt)
+        if acts:
+            name = state.units[sel].name  # type: ignore[index]
+            self._refresh_actions(acts)
+            self.tabs.selected_index = 2
+            self.message.value = info_html(
+                f"{len(acts)} legal action(s) of {name} on {label}: pick one in "
+                "'Your move' and press 'Do it'."
+            )
+        elif mine and not here and sel is not None:
+            name = state.units[sel].name
+            self.message.value = error_html(
+                f"{name} has no legal action on {label}" + self._reason(sel, label)
+            )
+        elif not here:
+            self.message.value = info_html(
+                f"No unit in {label}. Click a unit to see what it can see."
+            )
+
+    def _reason(self, unit: str, label: str) -> str:
+        from wargame.render.game import why_not
+
+        types = getattr(self.game.ruleset, "action_types", {})
+        if "move" not in types:
+            return ""
+        u = self.game.state.units[unit]
+        if u.hex is not None and self.game.map.grid.distance(u.hex, label) == 1:
+            why = why_not(self.game, {"type": "move", "unit": unit, "to": label})
+            return f": {why}" if why else ""
+        return " (units move one hex per action)"
+
+    # ------------------------------------------------------------------ #
+    # unit selection, line of sight, odds
+    # ------------------------------------------------------------------ #
+    def select_unit(self, unit_id: str) -> None:
+        """Select a unit: draw its viewshed and range rings, show its details."""
+        state = self.shown_state
+        u = state.units.get(unit_id)
+        if u is None or u.destroyed or u.hex is None:
+            self.message.value = error_html(f"No unit {unit_id!r} on the map.")
+            return
+        self.selected_unit = unit_id
+        self._clear_target()
+        self._redraw_selection()
+        if self.mapview.selected != u.hex:
+            self.mapview.select_hex(u.hex, notify=False)
+        if self.human is not None and self.game.current_side == self.human:
+            acts = actions_involving(self.game.legal_actions(), unit=unit_id)
+            self._refresh_actions(acts or None)
+
+    def _redraw_selection(self) -> None:
+        uid = self.selected_unit
+        if uid is None:
+            return
+        game, m = self.game, self.game.map
+        u = self.shown_state.units[uid]
+        here: str = u.hex  # type: ignore[assignment]  # select_unit checked it
+        ranges = fire_ranges(game, uid, self.shown_state)
+        reach = ranges.extended if ranges else DEFAULT_SIGHT_HEXES
+        reach = max(1, min(reach, m.grid.n_cols + m.grid.n_rows))
+        hv = m.hex_viewshed(here, range_hexes=reach)
+        self.visible_hexes = list(hv.labels)
+        self._drawn_key = (here, u.strength)
+        props = {
+            "unit": uid,
+            "hex": here,
+            "range_hexes": reach,
+            "hexes_seen": len(hv.labels),
+        }
+        if self.dem_toggle.value:
+            xmin, ymin, xmax, ymax = m.bounds
+            radius = min(reach * m.hex_size_m, math.hypot(xmax - xmin, ymax - ymin))
+            geom = simplified(m.viewshed(m.hex_center(here), radius))
+            props["kind"] = "dem"
+            props["style"] = dict(VIEWSHED_STYLE, weight=0)
+        else:
+            geom = hv.polygon
+            props["kind"] = "hex"
+            props["style"] = dict(VIEWSHED_STYLE)
+        rings = (
+            range_rings_geojson(
+                m, here, {"normal": ranges.normal, "extended": ranges.extended}
+            )
+            if ranges
+            else dict(EMPTY)
+        )
+        self.viewshed_layer.data = geometry_geojson(m, geom, props)
+        self.rings_layer.data = rings
+        look = self._looks.get(uid)
+        rng = (
+            f"normal range to {ranges.normal} hexes, extended to {ranges.extended}"
+            if ranges
+            else "no weapons"
+        )
+        kind = "DEM-level" if self.dem_toggle.value else "hex"
+        self.unit_info.value = (
+            f"<div><b>{html.escape(u.name)}</b> ({html.escape(uid)}): "
+            f"{html.escape(look.type_name if look else u.type)}, "
+            f"{html.escape(unit_state_words(u))} at {here}<br>{rng}; sees "
+            f"{len(hv.labels)} hexes within {reach} ({kind} viewshed shown).<br>"
+            "<i>Click an enemy unit for the sight line and the odds.</i></div>"
+        )
+
+    def pick_target(self, unit_id: str) -> None:
+        """Show the sight line, terrain profile and fire odds to a target unit."""
+        state = self.shown_state
+        if self.selected_unit is None:
+            self.message.value = error_html("Select a firing unit first.")
+            return
+        t = state.units.get(unit_id)
+        if t is None or t.destroyed or t.hex is None:
+            self.message.value = error_html(f"No unit {unit_id!r} on the map.")
+            return
+        self.target_unit = unit_id
+        self._show_target()
+        self.tabs.selected_index = 1
+
+    def _show_target(self) -> None:
+        state = self.shown_state
+        a = state.units[self.selected_unit]  # type: ignore[index]
+        t = state.units[self.target_unit]  # type: ignore[index]
+        m = self.game.map
+        key = (a.hex, t.hex)
+        if key != self._los_key:
+            self._los_key = key
+            if a.hex == t.hex:
+                self.los_result = None
+                self.line_layer.data = dict(EMPTY)
+                self.los_answer.value = info_html("Both units are in the same hex.")
+                self.profile.value = b""
+            else:
+                r = m.los(a.hex, t.hex)
+                self.los_result = r
+                self.line_layer.data = sight_line_geojson(m, r)
+                self.los_answer.value = los_html(r, observer=a.name, target=t.name)
+                self.profile.value = profile_png(r, title=f"{a.hex} → {t.hex}")
+        try:
+            frame = fire_odds(self.game, a.id, t.id)
+            self.odds.value = fire_odds_html(frame, a.name, t.name)
+        except ValueError as exc:
+            self.odds.value = info_html(f"No odds: {exc}")
+
+    def _clear_target(self) -> None:
+        self.target_unit = None
+        self._los_key = None
+        self.los_result = None
+        self.line_layer.data = dict(EMPTY)
+        self.los_answer.value = ""
+        self.odds.value = ""
+        self.profile.value = b""
+
+    def clear_selection(self) -> None:
+        """Remove the selected unit, its viewshed, rings and sight line."""
+        self.selected_unit = None
+        self._drawn_key = None
+        self.visible_hexes = []
+        self._clear_target()
+        self.viewshed_layer.data = dict(EMPTY)
+        self.rings_layer.data = dict(EMPTY)
+        self.unit_info.value = ""
+
+    # ------------------------------------------------------------------ #
+    # playing
+    # ------------------------------------------------------------------ #
+    def set_human(self, side: str | None) -> None:
+        """Let a person play ``side`` (``None``: the AI plays both)."""
+        if side is not None and side not in self.game.state.sides:
+            self.message.value = error_html(
+                f"Unknown side {side!r}; sides: {', '.join(self.game.state.sides)}"
+            )
+            return
+        value = _AI if side is None else side
+        if self.human_select.value != value:
+            self.human_select.value = value  # -> _human_changed
+        else:
+            self._human_changed(side)
+
+    def _human_changed(self, side: str | None) -> None:
+        self.human = side
+        self.message.value = ""
+        if side is not None and self.auto_ai:
+            self._play_ai(lambda: False)
+        self.refresh()
+
+    def _ai_turn(self) -> bool:
+        side = self.game.current_side
+        return side is not None and side != self.human
+
+    def _not_ai(self) -> bool:
+        if self.game.is_over:
+            self.message.value = info_html("The game is over.")
+            return True
+        if not self._ai_turn():
+            name = self.game.state.sides[self.game.current_side].name  # type: ignore[index]
+            self.message.value = info_html(
+                f"It is your decision ({name}): pick an action in 'Your move' or on "
+                "the map."
+            )
+            self.tabs.selected_index = 2
+            return True
+        return False
+
+    def _play_ai(self, until: Callable[[], bool]) -> int:
+        n = 0
+        while self._ai_turn() and not until() and n < MAX_AI_ACTIONS:
+            self.game.step()
+            n += 1
+        return n
+
+    def step(self) -> Action | None:
+        """Let the AI play one action (a message if it is the person's turn)."""
+        self.message.value = ""
+        if self._not_ai():
+            return None
+        action = self.game.step()
+        self.refresh()
+        return action
+
+    def end_turn(self) -> int:
+        """Let the AI play to the end of the turn (or the person's decision)."""
+        self.message.value = ""
+        if self._not_ai():
+            return 0
+        turn = self.game.state.turn
+        n = self._play_ai(lambda: self.game.state.turn != turn)
+        self.refresh()
+        return n
+
+    def run_to_end(self) -> int:
+        """Let the AI play to the end of the game (or the person's decision)."""
+        self.message.value = ""
+        if self._not_ai():
+            return 0
+        n = self._play_ai(lambda: False)
+        self.refresh()
+        return n
+
+    def undo(self) -> int:
+        """Take back the last action; with a person playing, back to their decision.
+
+        Returns:
+            The number of actions taken back.
+        """
+        self.message.value = ""
+        if not self.game.actions:
+            self.message.value = info_html("Nothing to undo.")
+            return 0
+        n = 0
+        while self.game.actions:
+            self.game.undo()
+            n += 1
+            if self.human is None or self.game.current_side == self.human:
+                break
+        self.refresh()
+        return n
+
+    def reset(self, seed: int | None = None) -> None:
+        """Start the scenario again with a seed (default: the seed field's)."""
+        from wargame.engine import Game
+
+        seed = self.seed_input.value if seed is None else seed
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            self.message.value = error_html(
+                f"The seed must be a whole number >= 0, not {seed!r}."
+            )
+            return
+        old = self.game
+        self.game = Game(
+            old.scenario, seed=seed, policies=old.policies, game_map=old.map
+        )
+        self.seed_input.value = seed
+        self._looks = unit_looks(self.game)
+        self.clear_selection()
+        self.message.value = info_html(f"New game, seed {seed}.")
+        if self.auto_ai and self.human is not None:
+            self._play_ai(lambda: False)
+        self.refresh()
+
+    def apply_action(self, action: Action | Mapping[str, Any]) -> bool:
+        """Apply the person's action; an illegal one leaves a message, nothing else.
+
+        Returns:
+            Whether the action was applied.
+        """
+        from wargame.engine import IllegalActionError
+
+        self.message.value = ""
+        if self.human is not None and self.game.current_side != self.human:
+            self.message.value = error_html("It is not your decision now.")
+            return False
+        try:
+            self.game.apply(action)
+        except IllegalActionError as exc:
+            self.message.value = error_html(f"Not allowed: {exc}")
+            return False
+        if self.auto_ai and self.human is not None:
+            self._play_ai(lambda: False)
+        self.refresh()
+        return True
+
+    def _do_chosen(self) -> None:
+        idx = self.actions_list.value
+        if idx is None or not (0 <= idx < len(self._actions)):
+            self.message.value = error_html("Choose an action in the list first.")
+            return
+        self.apply_action(self._actions[idx])
+
+    def _refresh_actions(self, only: list[Action] | None = None) -> None:
+        game = self.game
+        if self.human is None:
+            self._actions = []
+            note = "Choose a side under 'you play' to play it yourself."
+        elif game.is_over:
+            self._actions = []
+            note = "The game is over."
+        elif game.current_side != self.human:
+            self._actions = []
+            note = "The AI is deciding: press Step (or End of turn)."
+        else:
+            self._actions = list(only) if only else game.legal_actions()
+            shown = "" if only is None else " (filtered: 'All actions' lists all)"
+            note = f"<b>Your decision</b>: {len(self._actions)} legal actions{shown}."
+        opts = [
+            (f"{i + 1}. {game.describe(a)}", i) for i, a in enumerate(self._actions)
+        ]
+        if tuple(self.actions_list.options) != tuple(opts):
+            self.actions_list.options = opts
+        if opts and self.actions_list.value is None:
+            self.actions_list.value = 0
+        self.actions_note.value = note
+
+    @property
+    def legal_actions(self) -> list[Action]:
+        """The actions listed in 'Your move' (empty unless it is the person's turn)."""
+        return list(self._actions)
+
+    # ------------------------------------------------------------------ #
+    def _guard(self, fn: Callable[[], Any]) -> Any:
+        """Run a button's work; any error becomes a message, never a traceback."""
+        try:
+            return fn()
+        except Exception as exc:
+            self.message.value = error_html(f"{type(exc).__name__}: {exc}")
+            return None
