@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
+
+from wargame.ai import get_policy
+from wargame.engine import Game, load_scenario
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rules_waw"))
+from waw_invariants import InvariantChecker
 
 REPO = Path(__file__).resolve().parents[2]
 SHIPPED = ("remagen_linz_crossing", "ahr_delay", "siebengebirge_heights")
@@ -60,3 +67,26 @@ def docs_example() -> str:
     match = re.search(r"```toml\n(.*?)```", text, re.S)
     assert match, "docs/scenarios.md has no ```toml example"
     return match.group(1)
+
+
+def play(task: tuple[str, int, str, str]) -> tuple[str | None, str, int]:
+    """One game to the end: (winner, termination, last turn).
+
+    Doctrine against doctrine is played with the invariant checker listening
+    to every event (stacking, positions with reinforcements, Ops Complete,
+    chits): it raises at the first broken invariant.
+    """
+    name, seed, first, second = task
+    scenario = load_scenario(name)
+    a, b = (s["id"] for s in scenario.sides)
+    policies = {a: get_policy(first), b: get_policy(second)}
+    listeners = []
+    if first == second == "doctrine":
+        rules = Game(scenario, seed=seed).ruleset
+        listeners.append(InvariantChecker(rules))  # type: ignore[arg-type]
+    game = Game(scenario, seed=seed, policies=policies, listeners=listeners)
+    out = game.run()
+    assert out is not None and game.is_over
+    if listeners:
+        assert listeners[0].events == len(game.events)
+    return out.winner, out.termination, out.turn

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import subprocess
 import sys
@@ -12,40 +13,13 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from scenario_helpers import REPO, SHIPPED
+from scenario_helpers import REPO, SHIPPED, play
 
-from wargame.ai import get_policy
 from wargame.cli import main
 from wargame.engine import Game, available_scenarios, check_scenario, load_scenario
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rules_waw"))
-from waw_invariants import InvariantChecker
-
 SEEDS = 50  # doctrine against doctrine, per scenario (issue 5 acceptance)
 VS_RANDOM = 10  # doctrine against random, per scenario and side
-
-
-def play(task: tuple[str, int, str, str]) -> tuple[str | None, str, int]:
-    """One game to the end: (winner, termination, last turn).
-
-    Doctrine against doctrine is played with the invariant checker listening
-    to every event (stacking, positions with reinforcements, Ops Complete,
-    chits): it raises at the first broken invariant.
-    """
-    name, seed, first, second = task
-    scenario = load_scenario(name)
-    a, b = (s["id"] for s in scenario.sides)
-    policies = {a: get_policy(first), b: get_policy(second)}
-    listeners = []
-    if first == second == "doctrine":
-        rules = Game(scenario, seed=seed).ruleset
-        listeners.append(InvariantChecker(rules))  # type: ignore[arg-type]
-    game = Game(scenario, seed=seed, policies=policies, listeners=listeners)
-    out = game.run()
-    assert out is not None and game.is_over
-    if listeners:
-        assert listeners[0].events == len(game.events)
-    return out.winner, out.termination, out.turn
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +27,8 @@ def pool() -> ProcessPoolExecutor:
     # warm the map and LOS caches once, then share them with two workers
     for name in SHIPPED:
         Game.from_scenario(name, seed=0)
-    with ProcessPoolExecutor(2) as ex:
+    # spawn, not fork: the parent may hold numba/OpenMP threads
+    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as ex:
         yield ex  # type: ignore[misc]
 
 

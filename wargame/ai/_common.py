@@ -16,7 +16,7 @@ from typing import Any
 
 from wargame.engine import Decision, GameState, RandomPolicy, Unit
 
-__all__ = ["SideView", "expected_gain", "tiebreak", "unit_value", "waw_rules"]
+__all__ = ["SideView", "at", "expected_gain", "tiebreak", "unit_value", "waw_rules"]
 
 #: What a counter is worth to a policy, by unit class (full strength).
 CLASS_VALUE = {
@@ -31,6 +31,11 @@ CLASS_VALUE = {
 }
 #: Share of a unit's value each result takes away.
 RESULT_WEIGHT = {"disrupted": 0.25, "reduced": 0.5, "destroyed": 1.0}
+
+
+def at(u: Unit) -> str:
+    """The hex of a unit on the map (policies only look at units in play)."""
+    return u.position  # type: ignore[return-value]
 
 
 def waw_rules(decision: Decision) -> Any:
@@ -250,7 +255,7 @@ def best_destination(
         ``(score, hex, path)``; the path starts at the unit's hex.
     """
     paths = view.rules.paths(view.state, u)
-    here = u.position
+    here = at(u)
     cands = [(score(h), h) for h in paths if h != here]
     if costly is not None:
         top = heapq.nsmallest(shortlist, cands, key=lambda x: (-x[0], x[1]))

@@ -60,6 +60,7 @@ from wargame.rules.waw import (
 from ._common import (
     FERRY_DELAY_MP,
     SideView,
+    at,
     best_destination,
     cover_map,
     fallback,
@@ -196,8 +197,7 @@ class _Plan:
             return act
         thr = self.policy.fire_threshold
         if any(
-            not u.disrupted and self.view.firepower_at(u, u.position) >= thr
-            for u in members
+            not u.disrupted and self.view.firepower_at(u, at(u)) >= thr for u in members
         ):
             return act
         if self.posture == "attack":
@@ -405,12 +405,9 @@ class _Plan:
                 return (-vp / (1.0 + mp / 6.0) / (1.0 + self._defence(h)), h)
 
             return min(self.wanted, key=pull)[0]
-        if self.held:
-            _n, h = self.view.nearest(u.position, [h for h, _vp in self.held])
-            return h
-        if self.wanted:
-            _n, h = self.view.nearest(u.position, [h for h, _vp in self.wanted])
-            return h
+        for options in (self.held, self.wanted):
+            if options:
+                return self.view.nearest(at(u), [x for x, _vp in options])[1]
         return None
 
     def _defence(self, h: str) -> float:
@@ -533,7 +530,7 @@ class _Plan:
             return False  # a ferry or a long walk lies ahead: ride on
         if self.posture == "defend":
             return True
-        near, _ = self.view.nearest(u.position, [t.position for t in self.view.targets])
+        near, _ = self.view.nearest(at(u), [at(t) for t in self.view.targets])
         return walk <= 2.0 or near <= 2
 
     def _best_assault(self, assaults: list[Any]) -> Any:
@@ -577,10 +574,10 @@ class _Plan:
             dis = sum(1 for u in members if u.disrupted and u.position == h)
             return (n, dis)
 
-        here = covered(hq.position)
+        here = covered(at(hq))
         if here[0] == len(members) and not any(u.disrupted for u in members):
             return None
-        best = max(hq_moves, key=lambda a: (covered(a.to), -d(hq.position, a.to), a.to))
+        best = max(hq_moves, key=lambda a: (covered(a.to), -d(at(hq), a.to), a.to))
         if covered(best.to) > here:
             return best
         return None

@@ -25,6 +25,7 @@ from wargame.rules.waw import (
 
 from ._common import (
     SideView,
+    at,
     best_destination,
     fallback,
     fire_gain,
@@ -93,7 +94,7 @@ class GreedyPolicy:
         for a in acts:
             if isinstance(a, Dismount):
                 u = st.units[a.unit]
-                near, _ = view.nearest(u.position, [t.position for t in view.targets])
+                near, _ = view.nearest(at(u), [at(t) for t in view.targets])
                 if near <= 5:
                     return a
         movers = sorted({a.unit for a in moves.values()} - {acting})
@@ -119,7 +120,7 @@ class GreedyPolicy:
 
     @staticmethod
     def _score(view: SideView, u: Any) -> Any:
-        targets = [t.position for t in view.targets]
+        targets = [at(t) for t in view.targets]
 
         reach = max(view.rules.weapon_reach(u), 1)
 

@@ -257,8 +257,9 @@ class Scenario:
         try:
             return _load_map_cached(key)
         except ValueError as exc:
-            where = "map.window" if "window" in str(exc) else "map"
-            raise self.error(where, str(exc)) from None
+            text = str(exc)
+            where = "map.window" if ("window" in text or "place" in text) else "map"
+            raise self.error(where, text) from None
 
     def to_dict(self) -> dict[str, Any]:
         """A deep copy of the data (stored in save files)."""

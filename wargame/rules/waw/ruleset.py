@@ -435,46 +435,44 @@ class WawRuleset(_Resolution, _Orders):
             where = f"reinforcements[{i}]"
             entry: list[str] = []
             for j, e in enumerate(raw["entry"]):
-                h, key, why = locate_hex(self.map, e, default="hex")
-                if why:
-                    add(f"{where}.entry[{j}]" + (f".{key}" if key else ""), why)
+                eh, key, why = locate_hex(self.map, e, default="hex")
+                if why or eh is None:
+                    add(f"{where}.entry[{j}]" + (f".{key}" if key else ""), str(why))
                     continue
-                assert h is not None
-                if h not in self.board:
-                    add(f"{where}.entry[{j}]", f"{h!r} is not a playable hex")
-                elif self.board.is_water(h) and h not in self.board.bridge:
+                if eh not in self.board:
+                    add(f"{where}.entry[{j}]", f"{eh!r} is not a playable hex")
+                elif self.board.is_water(eh) and eh not in self.board.bridge:
                     add(
                         f"{where}.entry[{j}]",
-                        f"{h} is in the water; reinforcements enter on land",
+                        f"{eh} is in the water; reinforcements enter on land",
                     )
                 else:
-                    entry.append(h)
+                    entry.append(eh)
             ids = tuple(u for u in raw["units"] if u in info)
             groups.append((int(raw["turn"]), ids, tuple(entry)))
         self.reinforcements = tuple(groups)
 
-        objs = []
+        objs: list[tuple[str, int, str]] = []
         control: dict[str, str] = {}
         for i, raw in enumerate(s.objectives):
             where = f"objectives[{i}]"
             if isinstance(raw.get("name"), str):
                 where += f" ({raw['name']!r})"
-            h, key, why = locate_hex(self.map, raw, default="hex")
-            if why:
-                add(f"{where}.{key}", why)
+            oh, key, why = locate_hex(self.map, raw, default="hex")
+            if why or oh is None:
+                add(f"{where}.{key}", str(why))
                 continue
-            assert h is not None
-            if h not in self.board:
-                add(f"{where}.hex", f"{h!r} is not a playable hex of the map window")
+            if oh not in self.board:
+                add(f"{where}.hex", f"{oh!r} is not a playable hex of the map window")
                 continue
-            if any(o[0] == h for o in objs):
-                add(f"{where}.hex", f"{h} is already an objective")
+            if any(o[0] == oh for o in objs):
+                add(f"{where}.hex", f"{oh} is already an objective")
                 continue
             vp = raw.get("vp", 1)
             owner = raw.get("controlled_by")
             if owner is not None:
-                control[h] = owner
-            objs.append((h, int(vp), str(raw.get("name", h))))
+                control[oh] = owner
+            objs.append((oh, int(vp), str(raw.get("name", oh))))
         self.objectives: tuple[tuple[str, int, str], ...] = tuple(objs)
         self.objective_hexes = frozenset(o[0] for o in objs)
         if bad:
@@ -1412,7 +1410,7 @@ def _catalog_for(raw_json: str) -> tuple[Mapping[str, UnitType], _Problems]:
                 problems.append(
                     (f"{where}.base", "only for new types; this one exists already")
                 )
-            parent = base[tid]
+            parent: UnitType | None = base[tid]
         else:
             parent = base.get(parent_id) if isinstance(parent_id, str) else None
             if parent is None:
@@ -1426,6 +1424,7 @@ def _catalog_for(raw_json: str) -> tuple[Mapping[str, UnitType], _Problems]:
                     )
                 )
                 continue
+        assert parent is not None
         merged = _merge(parent.model_dump(mode="json"), body)
         merged["id"] = tid
         changed = _leaf_paths(body)
