@@ -239,8 +239,8 @@ def terrain_image(
         img.quantize(colors=256, method=Image.Quantize.FASTOCTREE) if quantize else img
     )
     out.save(buf, format="PNG", optimize=True)
-    west, south = to_lonlat(from_merc, mb[0], mb[1])
-    east, north = to_lonlat(from_merc, mb[2], mb[3])
+    west, south = merc_to_lonlat(mb[0], mb[1])
+    east, north = merc_to_lonlat(mb[2], mb[3])
     return TerrainImage(
         png=buf.getvalue(),
         lonlat_bounds=((south, west), (north, east)),
@@ -248,10 +248,12 @@ def terrain_image(
     )
 
 
-def to_lonlat(from_merc: Transformer, mx: float, my: float) -> tuple[float, float]:
+_MERC_TO_LONLAT = Transformer.from_crs(WEB_MERCATOR, "EPSG:4326", always_xy=True)
+
+
+def merc_to_lonlat(mx: float, my: float) -> tuple[float, float]:
     """Web Mercator metres to (lon, lat)."""
-    t = Transformer.from_crs(WEB_MERCATOR, "EPSG:4326", always_xy=True)
-    lon, lat = t.transform(mx, my)
+    lon, lat = _MERC_TO_LONLAT.transform(mx, my)
     return float(lon), float(lat)
 
 
