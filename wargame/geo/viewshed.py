@@ -35,9 +35,7 @@ Examples:
 
 from __future__ import annotations
 
-import contextlib
 import math
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numba
@@ -70,14 +68,18 @@ if TYPE_CHECKING:  # pragma: no cover
 # Each cell centre lies between two neighbouring rays; the ray above it (larger
 # minor coordinate) decides, interpolating the horizon of the two rays linearly at
 # the cell's position: every cell is decided exactly once, whatever the threads do.
-# The sweep is written out twice (E/W sweeps step along columns, N/S along rows)
-# so that neither has a branch on the axis in its inner loop.
+# The rays of a sector advance together, one column (E/W sectors) or row (N/S) at
+# a time: first the cells of that column are decided from the horizons so far,
+# then every live ray takes in the ground where it crosses the column. Rays leave
+# the live set for good once they leave the raster or (with a maximum distance)
+# once every cell they could decide lies beyond it.
 
 
 @njit(cache=True, nogil=True)
-def _sweep_ew(  # type: ignore[no-untyped-def]
+def _sector(  # type: ignore[no-untyped-def]
     z,
     vis,
+    ns,
     sgn,
     mo,
     no,
@@ -86,128 +88,97 @@ def _sweep_ew(  # type: ignore[no-untyped-def]
     m_first,
     m_last,
     Rm,
-    p,
+    pa,
+    pb,
     zeye,
     ht,
     kcurv,
     maxd2,
-    invk,
-    hprev,
-    nprev,
-    hcur,
-    write,
+    kcap,
 ):
-    """One ray of the east or west sector (major axis = columns)."""
-    n_minor = z.shape[0]
-    s = (p - no) / Rm
-    s_prev = (p - 1 - no) / Rm
-    L = math.sqrt(dM * dM + s * s * dN * dN)
-    invL = 1.0 / L
-    hmax = -1e300
-    it = 0
+    """Rays ``pa..pb`` of one sector; decides the cells of rays ``pa+1..pb``.
+
+    ``ns`` is False for the E/W sectors (major axis = columns, ``z[j, m]``) and
+    True for N/S (``z[m, j]``). Ray ``p`` has slope ``s = (p - no) / Rm``: it
+    crosses column ``m`` at minor coordinate ``y = no + km * s``. A ray is dropped
+    once ``km`` exceeds ``kcap / L`` (its point is farther than ``kcap``).
+    """
+    n_minor = z.shape[1] if ns else z.shape[0]
+    nray = pb - pa + 1
+    S = np.empty(nray)
+    L = np.empty(nray)
+    IL = np.empty(nray)
+    KM = np.empty(nray)
+    H = np.full(nray, -1e300)  # horizon (tangent of the elevation angle) per ray
+    for q in range(nray):
+        s = (pa + q - no) / Rm
+        S[q] = s
+        L[q] = math.sqrt(dM * dM + s * s * dN * dN)
+        IL[q] = 1.0 / L[q]
+        KM[q] = kcap * IL[q]
+    lo = 0
+    hi = nray - 1
     for m in range(m_first, m_last + sgn, sgn):
         km = (m - mo) * sgn
-        y = no + km * s
-        if y < -1.0 or y >= n_minor:  # no cell of this ray is left
+        invk = 1.0 / km
+        # the live rays form one run lo..hi that only shrinks
+        while lo <= hi:
+            y = no + km * S[lo]
+            if y < -1.0 or y >= n_minor or km > KM[lo]:
+                lo += 1
+            else:
+                break
+        while hi >= lo:
+            y = no + km * S[hi]
+            if y < -1.0 or y >= n_minor or km > KM[hi]:
+                hi -= 1
+            else:
+                break
+        if lo > hi:
             break
-        hcur[it] = hmax
-        if write:
-            # the cell centre between this ray and the previous one is ours; its
-            # horizon is interpolated between the two rays' horizons
-            j = math.floor(y)
-            yp = no + km * s_prev
+        # 1. cells j with y[lo] < j <= y[hi]: the first ray q with y[q] >= j decides
+        jst = max(math.floor(no + km * S[lo]) + 1, 0)
+        jen = min(math.floor(no + km * S[hi]), n_minor - 1)
+        q = lo + 1
+        for j in range(jst, jen + 1):
             dj = j - no
-            if j >= 0 and j > yp and abs(dj) <= km:
-                dist2 = km * km * dM * dM + dj * dj * dN * dN
-                if dist2 <= maxd2:
-                    h = hmax
-                    if it < nprev:
-                        h = hprev[it] + (j - yp) / (y - yp) * (hmax - hprev[it])
-                    zt = np.float64(z[j, m]) + ht - kcurv * dist2 - zeye
-                    if zt >= h * math.sqrt(dist2):
-                        vis[j, m] = True
-        j0 = int(y + 1.0) - 1
-        if j0 < 0:
-            g = np.float64(z[0, m])
-        elif j0 >= n_minor - 1:
-            g = np.float64(z[n_minor - 1, m])
-        else:
-            g0 = np.float64(z[j0, m])
-            g = g0 + (np.float64(z[j0 + 1, m]) - g0) * (y - j0)
-        d = km * L
-        hmax = max(hmax, (g - kcurv * d * d - zeye) * (invL * invk[m]))
-        it += 1
-    return it
-
-
-@njit(cache=True, nogil=True)
-def _sweep_ns(  # type: ignore[no-untyped-def]
-    z,
-    vis,
-    sgn,
-    mo,
-    no,
-    dM,
-    dN,
-    m_first,
-    m_last,
-    Rm,
-    p,
-    zeye,
-    ht,
-    kcurv,
-    maxd2,
-    invk,
-    hprev,
-    nprev,
-    hcur,
-    write,
-):
-    """One ray of the south or north sector (major axis = rows)."""
-    n_minor = z.shape[1]
-    s = (p - no) / Rm
-    s_prev = (p - 1 - no) / Rm
-    L = math.sqrt(dM * dM + s * s * dN * dN)
-    invL = 1.0 / L
-    hmax = -1e300
-    it = 0
-    for m in range(m_first, m_last + sgn, sgn):
-        km = (m - mo) * sgn
-        y = no + km * s
-        if y < -1.0 or y >= n_minor:  # no cell of this ray is left
-            break
-        hcur[it] = hmax
-        if write:
-            # the cell centre between this ray and the previous one is ours; its
-            # horizon is interpolated between the two rays' horizons
-            j = math.floor(y)
-            yp = no + km * s_prev
-            dj = j - no
-            if j >= 0 and j > yp and abs(dj) < km:
-                dist2 = km * km * dM * dM + dj * dj * dN * dN
-                if dist2 <= maxd2:
-                    h = hmax
-                    if it < nprev:
-                        h = hprev[it] + (j - yp) / (y - yp) * (hmax - hprev[it])
-                    zt = np.float64(z[m, j]) + ht - kcurv * dist2 - zeye
-                    if zt >= h * math.sqrt(dist2):
+            # the diagonal cells belong to the E/W sectors
+            if (ns and not abs(dj) < km) or (not ns and not abs(dj) <= km):
+                continue
+            y = no + km * S[q]
+            while y < j:
+                q += 1
+                y = no + km * S[q]
+            dist2 = km * km * dM * dM + dj * dj * dN * dN
+            if dist2 <= maxd2:
+                yp = no + km * S[q - 1]
+                h = H[q - 1] + (j - yp) / (y - yp) * (H[q] - H[q - 1])
+                zj = z[m, j] if ns else z[j, m]
+                if np.float64(zj) + ht - kcurv * dist2 - zeye >= h * math.sqrt(dist2):
+                    if ns:
                         vis[m, j] = True
-        j0 = int(y + 1.0) - 1
-        if j0 < 0:
-            g = np.float64(z[m, 0])
-        elif j0 >= n_minor - 1:
-            g = np.float64(z[m, n_minor - 1])
-        else:
-            g0 = np.float64(z[m, j0])
-            g = g0 + (np.float64(z[m, j0 + 1]) - g0) * (y - j0)
-        d = km * L
-        hmax = max(hmax, (g - kcurv * d * d - zeye) * (invL * invk[m]))
-        it += 1
-    return it
+                    else:
+                        vis[j, m] = True
+        # 2. every live ray takes in the bilinear ground where it crosses column m
+        for q in range(lo, hi + 1):
+            y = no + km * S[q]
+            j0 = int(y + 1.0) - 1
+            if j0 < 0:
+                g = np.float64(z[m, 0] if ns else z[0, m])
+            elif j0 >= n_minor - 1:
+                g = np.float64(z[m, n_minor - 1] if ns else z[n_minor - 1, m])
+            else:
+                g0 = np.float64(z[m, j0] if ns else z[j0, m])
+                g1 = np.float64(z[m, j0 + 1] if ns else z[j0 + 1, m])
+                g = g0 + (g1 - g0) * (y - j0)
+            d = km * L[q]
+            v = (g - kcurv * d * d - zeye) * (IL[q] * invk)
+            if v > H[q]:
+                H[q] = v
 
 
 @njit(cache=True, parallel=True)
-def _r2(z, dx, dy, ro, co, zeye, ht, kcurv, maxdist):  # type: ignore[no-untyped-def]
+def _r2(z, dx, dy, ro, co, zeye, ht, kcurv, maxdist, nchunk):  # type: ignore[no-untyped-def]
     nr, nc = z.shape
     vis = np.zeros((nr, nc), np.bool_)
     maxd2 = maxdist * maxdist if maxdist > 0 else np.inf
@@ -245,128 +216,47 @@ def _r2(z, dx, dy, ro, co, zeye, ht, kcurv, maxdist):  # type: ignore[no-untyped
         Rm[s] += 1.0
         p0[s] = math.floor(no[s] - Rm[s])
         cnt[s] = math.ceil(no[s] + Rm[s]) - p0[s] + 2
-    total = cnt.sum()
-    # 1 / (distance along the major axis) per column or row, for each sector
-    invk = np.zeros((4, max(nr, nc)))
-    for s in range(4):
-        for m in range(n_major[s]):
-            km = (m - mo[s]) * sgn[s]
-            if km > 0:
-                invk[s, m] = 1.0 / km
-    # blocks of neighbouring rays (which read the same cache lines) go to the same
-    # thread; even blocks to one half of the prange, odd to the other, for balance
-    bsize = 16
-    nblock = (total + bsize - 1) // bsize
-    nhalf = (nblock + 1) // 2
-    nmax = max(nr, nc) + 1
-    for c in prange(nblock):
-        b = 2 * c if c < nhalf else 2 * (c - nhalf) + 1
-        hprev = np.empty(nmax)
-        hcur = np.empty(nmax)
-        nprev = 0
-        for r in range(b * bsize, min(total, (b + 1) * bsize)):
-            s = 0
-            rr = r
-            while rr >= cnt[s]:
-                rr -= cnt[s]
-                s += 1
-            p = p0[s] + rr
-            if r == b * bsize or rr == 0:
-                # start of a block or sector: trace the previous ray first
-                if s < 2:
-                    nprev = _sweep_ew(
-                        z,
-                        vis,
-                        sgn[s],
-                        mo[s],
-                        no[s],
-                        dM[s],
-                        dN[s],
-                        m_first[s],
-                        m_last[s],
-                        Rm[s],
-                        p - 1,
-                        zeye,
-                        ht,
-                        kcurv,
-                        maxd2,
-                        invk[s],
-                        hcur,
-                        0,
-                        hprev,
-                        False,
-                    )
-                else:
-                    nprev = _sweep_ns(
-                        z,
-                        vis,
-                        sgn[s],
-                        mo[s],
-                        no[s],
-                        dM[s],
-                        dN[s],
-                        m_first[s],
-                        m_last[s],
-                        Rm[s],
-                        p - 1,
-                        zeye,
-                        ht,
-                        kcurv,
-                        maxd2,
-                        invk[s],
-                        hcur,
-                        0,
-                        hprev,
-                        False,
-                    )
-            if s < 2:
-                ncur = _sweep_ew(
-                    z,
-                    vis,
-                    sgn[s],
-                    mo[s],
-                    no[s],
-                    dM[s],
-                    dN[s],
-                    m_first[s],
-                    m_last[s],
-                    Rm[s],
-                    p,
-                    zeye,
-                    ht,
-                    kcurv,
-                    maxd2,
-                    invk[s],
-                    hprev,
-                    nprev,
-                    hcur,
-                    True,
-                )
-            else:
-                ncur = _sweep_ns(
-                    z,
-                    vis,
-                    sgn[s],
-                    mo[s],
-                    no[s],
-                    dM[s],
-                    dN[s],
-                    m_first[s],
-                    m_last[s],
-                    Rm[s],
-                    p,
-                    zeye,
-                    ht,
-                    kcurv,
-                    maxd2,
-                    invk[s],
-                    hprev,
-                    nprev,
-                    hcur,
-                    True,
-                )
-            hprev, hcur = hcur, hprev
-            nprev = ncur
+    # a ray decides cells within one cell of its point: past max distance + 2
+    # cells it is no longer needed
+    kcap = maxdist + 2.0 * max(dx, dy) if maxdist > 0 else np.inf
+    # tasks: each sector's rays cut into nchunk runs (a run repeats the ray before
+    # it, which decides nothing); even runs first, then odd ones, so that the
+    # static split of prange gives each thread a share of every sector
+    ntask = 4 * nchunk
+    tsec = np.empty(ntask, np.int64)
+    tpa = np.empty(ntask, np.int64)
+    tpb = np.empty(ntask, np.int64)
+    k = 0
+    for par in range(2):
+        for c in range(par, nchunk, 2):
+            for s in range(4):
+                tsec[k] = s
+                tpa[k] = p0[s] + (cnt[s] * c) // nchunk - 1
+                tpb[k] = p0[s] + (cnt[s] * (c + 1)) // nchunk - 1
+                k += 1
+    for t in prange(ntask):
+        s = tsec[t]
+        if cnt[s] > 0 and tpb[t] > tpa[t]:
+            _sector(
+                z,
+                vis,
+                s >= 2,
+                sgn[s],
+                mo[s],
+                no[s],
+                dM[s],
+                dN[s],
+                m_first[s],
+                m_last[s],
+                Rm[s],
+                tpa[t],
+                tpb[t],
+                zeye,
+                ht,
+                kcurv,
+                maxd2,
+                kcap,
+            )
     i = math.floor(ro + 0.5)
     j = math.floor(co + 0.5)
     if 0 <= i < nr and 0 <= j < nc:
@@ -378,17 +268,42 @@ def _r2(z, dx, dy, ro, co, zeye, ht, kcurv, maxdist):  # type: ignore[no-untyped
 # more than it saves, and much more when another process holds the other core
 # (measured: 10 km radius, 73k cells, 2.6 ms on one thread, 3-30 ms on two).
 _PARALLEL_MIN_CELLS = 500_000
+# Rays per sector are cut into this many runs when two or more threads sweep.
+_CHUNKS = 8
 
 
-@contextlib.contextmanager
-def _threads_for(n_cells: int) -> Iterator[None]:
+def _sweep(
+    z: npt.NDArray[np.float32],
+    cell_x_m: float,
+    cell_y_m: float,
+    obs_row: float,
+    obs_col: float,
+    zeye: float,
+    target_height_m: float,
+    kcurv: float,
+    max_distance_m: float,
+) -> npt.NDArray[np.bool_]:
+    """Run the R2 kernel on as many threads as the raster's size deserves."""
     old = numba.get_num_threads()
-    if n_cells < _PARALLEL_MIN_CELLS:
+    one = z.size < _PARALLEL_MIN_CELLS or old == 1
+    if one:
         numba.set_num_threads(1)
     try:
-        yield
+        return _r2(  # type: ignore[no-any-return]
+            z,
+            float(cell_x_m),
+            float(cell_y_m),
+            float(obs_row),
+            float(obs_col),
+            float(zeye),
+            float(target_height_m),
+            float(kcurv),
+            float(max_distance_m),
+            1 if one else _CHUNKS,
+        )
     finally:
-        numba.set_num_threads(old)
+        if one:
+            numba.set_num_threads(old)
 
 
 def viewshed_array(
@@ -446,31 +361,21 @@ def viewshed_array(
         if (r1 - r0) * (c1 - c0) < nr * nc:
             sub = np.ascontiguousarray(z[r0:r1, c0:c1])
             out = np.zeros((nr, nc), np.bool_)
-            with _threads_for(sub.size):
-                out[r0:r1, c0:c1] = _r2(
-                    sub,
-                    float(cell_x_m),
-                    float(cell_y_m),
-                    float(obs_row) - r0,
-                    float(obs_col) - c0,
-                    zo + h_o,
-                    h_t,
-                    kc,
-                    float(max_distance_m),
-                )
+            out[r0:r1, c0:c1] = _sweep(
+                sub,
+                cell_x_m,
+                cell_y_m,
+                float(obs_row) - r0,
+                float(obs_col) - c0,
+                zo + h_o,
+                h_t,
+                kc,
+                max_distance_m,
+            )
             return out
-    with _threads_for(z.size):
-        return _r2(
-            z,
-            float(cell_x_m),
-            float(cell_y_m),
-            float(obs_row),
-            float(obs_col),  # type: ignore[no-any-return]
-            zo + h_o,
-            h_t,
-            kc,
-            float(max_distance_m),
-        )
+    return _sweep(
+        z, cell_x_m, cell_y_m, obs_row, obs_col, zo + h_o, h_t, kc, max_distance_m
+    )
 
 
 # --------------------------------------------------------------------------- #
@@ -649,18 +554,9 @@ def map_viewshed(
         fc = float(np.clip(fc, 0, sub.n_cols - 1))
         # the observer's eye over the full DEM, as los() has it
         zo = float(bilinear(t.dem, dg, ox, oy))
-        with _threads_for(z.size):
-            vis = _r2(
-                z,
-                sub.cell_m,
-                sub.cell_m,
-                fr,
-                fc,
-                zo + h_o,
-                h_t,
-                _kcurv(CURVATURE_COEFF),
-                r,
-            )
+        vis = _sweep(
+            z, sub.cell_m, sub.cell_m, fr, fc, zo + h_o, h_t, _kcurv(CURVATURE_COEFF), r
+        )
         vis &= inside
     else:
         vis = np.zeros(sub.shape, bool)
