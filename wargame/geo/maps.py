@@ -185,16 +185,31 @@ def _load_npz(folder: Path, fname: str, key: str, meta: dict[str, Any]) -> np.nd
 
 def _load_geojson(
     folder: Path, fname: str, meta: dict[str, Any]
-) -> list[dict[str, Any]]:
+) -> tuple[list[dict[str, Any]], npt.NDArray[np.object_]]:
+    """A layer file's feature properties and its geometries (shapely, same order)."""
     data = _read_checked(folder, fname, meta)
     try:
-        fc = json.loads(gzip.decompress(data) if fname.endswith(".gz") else data)
-        feats = fc["features"]
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+        text = gzip.decompress(data) if fname.endswith(".gz") else data
+        feats = json.loads(text)["features"]
+        props = [dict(f.get("properties") or {}) for f in feats]
+        # GEOS reads the whole collection at once, far faster than one by one
+        geoms = np.asarray(shapely.from_geojson(text).geoms, dtype=object)
+        if len(geoms) != len(feats):  # pragma: no cover - empty geometries
+            geoms = np.asarray(
+                [shapely.from_geojson(json.dumps(f["geometry"])) for f in feats],
+                dtype=object,
+            )
+    except (
+        OSError,
+        ValueError,
+        KeyError,
+        TypeError,
+        shapely.errors.GEOSException,
+    ) as exc:
         raise MapDataError(
             f"map file {folder / fname} is unreadable ({exc}); {REBUILD_HINT}"
         ) from exc
-    return list(feats)
+    return props, geoms
 
 
 def densify(
@@ -398,21 +413,6 @@ class Map:
         return str(names) if np.ndim(names) == 0 else names
 
     # -- vector layers -------------------------------------------------------- #
-    def _layer_features(self, layer: str) -> list[dict[str, Any]]:
-        fname = self.meta["layers"][layer]
-        feats = _load_geojson(self.folder, fname, self.meta)
-        if self.window is None:
-            return feats
-        box = shapely.box(*self.bounds)
-        out = []
-        for f in feats:
-            g = shapely.geometry.shape(f["geometry"])
-            if g.intersects(box):
-                out.append(
-                    {**f, "geometry": shapely.geometry.mapping(g.intersection(box))}
-                )
-        return out
-
     def layer(self, layer: str) -> pd.DataFrame:
         """A vector layer as a DataFrame with a shapely ``geometry`` column.
 
@@ -428,11 +428,16 @@ class Map:
     def _layer_frames(self, layer: str) -> pd.DataFrame:
         cache = self.__dict__.setdefault("_layer_cache", {})
         if layer not in cache:
-            feats = self._layer_features(layer)
-            rows = [dict(f["properties"]) for f in feats]
-            geoms = [shapely.from_geojson(json.dumps(f["geometry"])) for f in feats]
-            df = pd.DataFrame(rows)
-            df["geometry"] = geoms
+            props, geoms = _load_geojson(
+                self.folder, self.meta["layers"][layer], self.meta
+            )
+            if self.window is not None:  # clipped to the window's bounds
+                box = shapely.box(*self.bounds)
+                keep = np.flatnonzero(shapely.intersects(geoms, box))
+                props = [props[i] for i in keep]
+                geoms = shapely.intersection(geoms[keep], box)
+            df = pd.DataFrame(props, index=pd.RangeIndex(len(props)))
+            df["geometry"] = list(geoms)
             cache[layer] = df
         return cache[layer]
 
@@ -712,7 +717,12 @@ class Map:
         from wargame.geo import viewshed as _vs
 
         return _vs.map_viewshed(
-            self, observer, radius_m, observer_height_m, target_height_m, obstacles,
+            self,
+            observer,
+            radius_m,
+            observer_height_m,
+            target_height_m,
+            obstacles,
             as_array,
         )
 
@@ -732,8 +742,12 @@ class Map:
         from wargame.geo import los as _los
 
         return _los.hex_viewshed(
-            _los.terrain_of_map(self), hex, range_hexes, observer_height_m,
-            target_height_m, obstacles,
+            _los.terrain_of_map(self),
+            hex,
+            range_hexes,
+            observer_height_m,
+            target_height_m,
+            obstacles,
         )
 
     def hex_los_table(
@@ -752,8 +766,12 @@ class Map:
         from wargame.geo import los as _los
 
         return _los.hex_los_table(
-            _los.terrain_of_map(self), range_hexes, observer_height_m, target_height_m,
-            obstacles, cache=cache,
+            _los.terrain_of_map(self),
+            range_hexes,
+            observer_height_m,
+            target_height_m,
+            obstacles,
+            cache=cache,
         )
 
     def __repr__(self) -> str:
