@@ -88,17 +88,20 @@ def test_r2_viewshed_does_not_depend_on_how_rays_are_split(rolling):
     # every cell is decided by exactly one ray: cutting each sector's rays into
     # runs (as the threaded sweep does) must give the same raster bit for bit
     from wargame.geo.los import _kcurv
-    from wargame.geo.viewshed import _r2
+    from wargame.geo.viewshed import _MAX_STRIDE, _r2
 
     z = np.ascontiguousarray(rolling.dem, dtype=np.float32)
     kc = _kcurv(0.85714)
     for ro, co, maxd in ((30.0, 30.0, 0.0), (5.3, 52.8, 0.0), (41.0, 7.5, 900.0)):
         zeye = float(z[round(ro), round(co)]) + 2.5
-        one = _r2(z, 30.0, 45.0, ro, co, zeye, 0.0, kc, maxd, 1)
-        assert 0.05 < one.mean() < 0.95
-        for chunks in (2, 3, 8):
-            split = _r2(z, 30.0, 45.0, ro, co, zeye, 0.0, kc, maxd, chunks)
-            assert np.array_equal(one, split)
+        for stride in (1, 4, _MAX_STRIDE):
+            one = _r2(z, 30.0, 45.0, ro, co, zeye, 0.0, kc, maxd, 1, stride, 0.5)
+            assert 0.05 < one.mean() < 0.95
+            for chunks in (2, 3, 8):
+                split = _r2(
+                    z, 30.0, 45.0, ro, co, zeye, 0.0, kc, maxd, chunks, stride, 0.5
+                )
+                assert np.array_equal(one, split)
 
 
 def test_r2_viewshed_limits_to_max_distance():

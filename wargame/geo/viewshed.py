@@ -44,6 +44,7 @@ import numpy.typing as npt
 import shapely
 from numba import njit, prange
 
+from wargame.geo._los_kernels import _PRANGE_ONLY
 from wargame.geo.los import (
     CURVATURE_COEFF,
     DEFAULT_OBSERVER_HEIGHT_M,
@@ -73,6 +74,17 @@ if TYPE_CHECKING:  # pragma: no cover
 # then every live ray takes in the ground where it crosses the column. Rays leave
 # the live set for good once they leave the raster or (with a maximum distance)
 # once every cell they could decide lies beyond it.
+#
+# Adaptive ray density: near the observer the perimeter rays are far denser than
+# the cells (at a tenth of the radius, ten rays per cell). There only every k-th
+# ray is traced (k a power of two <= _MAX_STRIDE, neighbouring traced rays at most
+# _DENSITY cells apart); when k halves, the rays that join take the horizon
+# interpolated from their two neighbours, as cells do. Measured on the SRTM tile
+# (20,000 sampled cells per case): about 10 % less time at a 10 km radius, and
+# agreement with the exact-ray oracle within 0.02 percentage points of tracing
+# every ray (at one cell apart it cost up to 0.15 points).
+_MAX_STRIDE = 16
+_DENSITY = 0.5
 
 
 @njit(cache=True, nogil=True)
@@ -95,16 +107,23 @@ def _sector(  # type: ignore[no-untyped-def]
     kcurv,
     maxd2,
     kcap,
+    kmax,
+    km_dec,
+    dens,
 ):
     """Rays ``pa..pb`` of one sector; decides the cells of rays ``pa+1..pb``.
 
     ``ns`` is False for the E/W sectors (major axis = columns, ``z[j, m]``) and
     True for N/S (``z[m, j]``). Ray ``p`` has slope ``s = (p - no) / Rm``: it
     crosses column ``m`` at minor coordinate ``y = no + km * s``. A ray is dropped
-    once ``km`` exceeds ``kcap / L`` (its point is farther than ``kcap``).
+    once ``km`` exceeds ``kcap / L`` (its point is farther than ``kcap``). While
+    ``km < km_dec`` (every ray of the sector inside the raster and alive) only
+    every k-th ray is traced, ``k <= kmax``; ``pa`` is a multiple of ``kmax`` from
+    the sector's first ray, so the result does not depend on how rays are split.
     """
     n_minor = z.shape[1] if ns else z.shape[0]
     nray = pb - pa + 1
+    last = nray - 1
     S = np.empty(nray)
     L = np.empty(nray)
     IL = np.empty(nray)
@@ -117,11 +136,24 @@ def _sector(  # type: ignore[no-untyped-def]
         IL[q] = 1.0 / L[q]
         KM[q] = kcap * IL[q]
     lo = 0
-    hi = nray - 1
+    hi = last
+    k = kmax  # stride between traced rays (the last ray is always traced)
     for m in range(m_first, m_last + sgn, sgn):
         km = (m - mo) * sgn
         invk = 1.0 / km
-        # the live rays form one run lo..hi that only shrinks
+        # 0. the stride this column allows; rays joining get interpolated horizons
+        want = 1
+        if km < km_dec:
+            while want * 2 <= k and want * 2 * km <= dens * Rm:
+                want *= 2
+        while k > want:
+            h2 = k // 2
+            for q in range(h2, last, k):
+                a = q - h2
+                b = min(q + h2, last)
+                H[q] = H[a] + (S[q] - S[a]) / (S[b] - S[a]) * (H[b] - H[a])
+            k = h2
+        # the live rays form one run lo..hi that only shrinks (never while k > 1)
         while lo <= hi:
             y = no + km * S[lo]
             if y < -1.0 or y >= n_minor or km > KM[lo]:
@@ -136,10 +168,12 @@ def _sector(  # type: ignore[no-untyped-def]
                 break
         if lo > hi:
             break
-        # 1. cells j with y[lo] < j <= y[hi]: the first ray q with y[q] >= j decides
+        # 1. cells j with y[lo] < j <= y[hi]: the first traced ray q with y[q] >= j
+        # decides, from its horizon and that of the traced ray qp before it
         jst = max(math.floor(no + km * S[lo]) + 1, 0)
         jen = min(math.floor(no + km * S[hi]), n_minor - 1)
-        q = lo + 1
+        qp = lo
+        q = lo
         for j in range(jst, jen + 1):
             dj = j - no
             # the diagonal cells belong to the E/W sectors
@@ -147,20 +181,22 @@ def _sector(  # type: ignore[no-untyped-def]
                 continue
             y = no + km * S[q]
             while y < j:
-                q += 1
+                qp = q
+                q = min(q + k, hi)
                 y = no + km * S[q]
             dist2 = km * km * dM * dM + dj * dj * dN * dN
             if dist2 <= maxd2:
-                yp = no + km * S[q - 1]
-                h = H[q - 1] + (j - yp) / (y - yp) * (H[q] - H[q - 1])
+                yp = no + km * S[qp]
+                h = H[qp] + (j - yp) / (y - yp) * (H[q] - H[qp])
                 zj = z[m, j] if ns else z[j, m]
                 if np.float64(zj) + ht - kcurv * dist2 - zeye >= h * math.sqrt(dist2):
                     if ns:
                         vis[m, j] = True
                     else:
                         vis[j, m] = True
-        # 2. every live ray takes in the bilinear ground where it crosses column m
-        for q in range(lo, hi + 1):
+        # 2. every traced ray takes in the bilinear ground where it crosses column m
+        q = lo
+        while True:
             y = no + km * S[q]
             j0 = int(y + 1.0) - 1
             if j0 < 0:
@@ -175,10 +211,13 @@ def _sector(  # type: ignore[no-untyped-def]
             v = (g - kcurv * d * d - zeye) * (IL[q] * invk)
             if v > H[q]:
                 H[q] = v
+            if q == hi:
+                break
+            q = min(q + k, hi)
 
 
-@njit(cache=True, parallel=True)
-def _r2(z, dx, dy, ro, co, zeye, ht, kcurv, maxdist, nchunk):  # type: ignore[no-untyped-def]
+@njit(cache=True, parallel=dict(_PRANGE_ONLY))
+def _r2(z, dx, dy, ro, co, zeye, ht, kcurv, maxdist, nchunk, kmax, dens):  # type: ignore[no-untyped-def]
     nr, nc = z.shape
     vis = np.zeros((nr, nc), np.bool_)
     maxd2 = maxdist * maxdist if maxdist > 0 else np.inf
@@ -189,6 +228,7 @@ def _r2(z, dx, dy, ro, co, zeye, ht, kcurv, maxdist, nchunk):  # type: ignore[no
     dM = np.array([dx, dx, dy, dy])
     dN = np.array([dy, dy, dx, dx])
     n_major = np.array([nc, nc, nr, nr])
+    n_minor = np.array([nr, nr, nc, nc])
     m_first = np.zeros(4, np.int64)
     m_last = np.zeros(4, np.int64)
     Rm = np.zeros(4)
@@ -219,21 +259,35 @@ def _r2(z, dx, dy, ro, co, zeye, ht, kcurv, maxdist, nchunk):  # type: ignore[no
     # a ray decides cells within one cell of its point: past max distance + 2
     # cells it is no longer needed
     kcap = maxdist + 2.0 * max(dx, dy) if maxdist > 0 else np.inf
-    # tasks: each sector's rays cut into nchunk runs (a run repeats the ray before
-    # it, which decides nothing); even runs first, then odd ones, so that the
-    # static split of prange gives each thread a share of every sector
+    # Tasks: each sector's rays p0-1 .. p0+cnt-1 cut into nchunk runs at multiples
+    # of kmax (a run repeats the ray before it, which decides nothing); even runs
+    # first, then odd ones, so that the static split of prange gives each thread a
+    # share of every sector.
     ntask = 4 * nchunk
     tsec = np.empty(ntask, np.int64)
     tpa = np.empty(ntask, np.int64)
     tpb = np.empty(ntask, np.int64)
-    k = 0
+    km_dec = np.zeros(4)
+    t = 0
     for par in range(2):
         for c in range(par, nchunk, 2):
             for s in range(4):
-                tsec[k] = s
-                tpa[k] = p0[s] + (cnt[s] * c) // nchunk - 1
-                tpb[k] = p0[s] + (cnt[s] * (c + 1)) // nchunk - 1
-                k += 1
+                tsec[t] = s
+                base = p0[s] - 1
+                tpa[t] = base + kmax * (((cnt[s] + 1) * c // nchunk) // kmax)
+                tpb[t] = base + kmax * (((cnt[s] + 1) * (c + 1) // nchunk) // kmax)
+                if c == nchunk - 1:
+                    tpb[t] = p0[s] + cnt[s] - 1
+                t += 1
+    for s in range(4):
+        if cnt[s] == 0:
+            continue
+        # thinned rays only while every ray of the sector is inside the raster
+        # (with a margin) and none has been dropped for distance
+        smax = max(abs(p0[s] - 1 - no[s]), abs(p0[s] + cnt[s] - 1 - no[s])) / Rm[s]
+        inner = min(no[s] + 1.0, n_minor[s] - no[s]) - kmax - 2.0
+        lmax = math.sqrt(dM[s] * dM[s] + smax * smax * dN[s] * dN[s])
+        km_dec[s] = min(inner / smax, kcap / lmax)
     for t in prange(ntask):
         s = tsec[t]
         if cnt[s] > 0 and tpb[t] > tpa[t]:
@@ -256,6 +310,9 @@ def _r2(z, dx, dy, ro, co, zeye, ht, kcurv, maxdist, nchunk):  # type: ignore[no
                 kcurv,
                 maxd2,
                 kcap,
+                kmax,
+                km_dec[s],
+                dens,
             )
     i = math.floor(ro + 0.5)
     j = math.floor(co + 0.5)
@@ -265,11 +322,12 @@ def _r2(z, dx, dy, ro, co, zeye, ht, kcurv, maxdist, nchunk):  # type: ignore[no
 
 
 # Below this many cells the sweep runs on one thread: waking a second one costs
-# more than it saves, and much more when another process holds the other core
-# (measured: 10 km radius, 73k cells, 2.6 ms on one thread, 3-30 ms on two).
-_PARALLEL_MIN_CELLS = 500_000
-# Rays per sector are cut into this many runs when two or more threads sweep.
-_CHUNKS = 8
+# more than it saves.
+_PARALLEL_MIN_CELLS = 50_000
+# Rays per sector are cut into this many runs when two or more threads sweep; the
+# runs are handed out one at a time, so a thread slowed by another process does
+# not hold up the other.
+_CHUNKS = 32
 
 
 def _sweep(
@@ -289,18 +347,21 @@ def _sweep(
     if one:
         numba.set_num_threads(1)
     try:
-        return _r2(  # type: ignore[no-any-return]
-            z,
-            float(cell_x_m),
-            float(cell_y_m),
-            float(obs_row),
-            float(obs_col),
-            float(zeye),
-            float(target_height_m),
-            float(kcurv),
-            float(max_distance_m),
-            1 if one else _CHUNKS,
-        )
+        with numba.parallel_chunksize(1):
+            return _r2(  # type: ignore[no-any-return]
+                z,
+                float(cell_x_m),
+                float(cell_y_m),
+                float(obs_row),
+                float(obs_col),
+                float(zeye),
+                float(target_height_m),
+                float(kcurv),
+                float(max_distance_m),
+                1 if one else _CHUNKS,
+                _MAX_STRIDE,
+                _DENSITY,
+            )
     finally:
         if one:
             numba.set_num_threads(old)
