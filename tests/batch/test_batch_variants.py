@@ -80,6 +80,51 @@ def test_unit_field_change_reaches_the_game() -> None:
     assert game.units.loc["SU-T1", "type"] == "t80"
 
 
+def test_counter_value_override_reaches_the_game() -> None:
+    # "what if the T-72s fired 6 dice": a counter value, deep-merged over the
+    # unit data (the other values of the weapon stay as they are)
+    over = {"overrides.units.t72.full.ap.fp": 6}
+    game = batch.game_for(SCENARIO, 1, variant="v", variants={"v": over})
+    ap = game.ruleset.catalog["t72"].full.ap
+    assert (ap.fp, ap.to_hit) == (6, 5)
+    plain = batch.game_for(SCENARIO, 1)
+    assert plain.ruleset.catalog["t72"].full.ap.fp == 4  # seed 000 §1.3.4.2
+    nested = build_variant(
+        BASE, "v", {"overrides": {"units": {"t72": {"full": {"armor": 3}}}}}
+    )
+    assert nested.scenario["overrides"]["units"]["t72"] == {
+        "rationale": "batch variant 'v'",
+        "full": {"armor": 3},
+    }
+
+
+def test_terrain_override_reaches_the_game() -> None:
+    over = {"overrides.terrain.woods.defence_dice": 2}
+    game = batch.game_for(SCENARIO, 1, variant="v", variants={"v": over})
+    assert game.ruleset.chart.terrain["woods"].defence_dice == 2
+    assert batch.game_for(SCENARIO, 1).ruleset.chart.terrain["woods"].defence_dice == 1
+
+
+def test_sight_line_heights_reach_the_game_and_change_what_is_seen() -> None:
+    # "what if every observer stood on a 10 m tower": LOS heights are rule options
+    over = {"rules.los_observer_height_m": 10.0, "rules.los_target_height_m": 2.0}
+    tall = batch.game_for(SCENARIO, 1, variant="v", variants={"v": over})
+    plain = batch.game_for(SCENARIO, 1)
+    assert tall.ruleset.board.los_heights == (10.0, 2.0)
+    assert plain.ruleset.board.los_heights is None
+    low, high = plain.ruleset.board, tall.ruleset.board
+    origins = low.labels[:: max(1, len(low.labels) // 25)]
+    more = 0
+    for origin in origins:
+        near = [h for h in low.labels if 0 < low.distance(origin, h) <= 8]
+        seen_low = {h for h in near if low.visible(origin, h)}
+        seen_high = {h for h in near if high.visible(origin, h)}
+        # raising the eye raises the whole sight line: nothing seen is lost
+        assert seen_low <= seen_high
+        more += len(seen_high - seen_low)
+    assert more > 0
+
+
 def test_nested_tables_and_dotted_paths_are_the_same_variant() -> None:
     dotted = build_variant(
         BASE,
@@ -161,7 +206,11 @@ def test_variant_grid_is_the_product_of_its_axes() -> None:
             "unknown parameter 'rule.first_side' (did you mean rules.first_side?)",
         ),
         ({"rules.los_height": 3}, "unknown parameter 'rules.los_height'"),
-        ({"rules.los_height": 3}, "waw-classic reads these rules options: first_side"),
+        (
+            {"rules.los_height": 3},
+            "(did you mean rules.los_target_height_m, rules.los_observer_height_m?)",
+        ),
+        ({"rules.firstside": 3}, "waw-classic reads these rules options: "),
         ({"turn": 5}, "unknown parameter 'turn' (did you mean turns?)"),
         (
             {"units.US-M9.type": "m1"},
@@ -181,6 +230,15 @@ def test_variant_grid_is_the_product_of_its_axes() -> None:
         ({"units.US-M1.hex": "ZZ99"}, "units[1] ('US-M1').hex: 'ZZ99' is not a hex"),
         ({"units.US-M1.type": "m61"}, "unknown WaW unit type 'm61'"),
         ({"rules.first_side": "usa"}, "rules.first_side: 'usa' is not one of"),
+        (
+            {"overrides.unit.t72.armor": 3},
+            "unknown parameter 'overrides.unit.t72.armor' (did you mean "
+            "overrides.units?)",
+        ),
+        ({"overrides.units.t72": 3}, "parameter 'overrides.units.t72' names no value"),
+        ({"rules.los_observer_height_m": -1}, "must be a height of 0 to 100 m"),
+        ({"overrides.units.t99.armor": 3}, "overrides.units.t99: 't99' is not a unit"),
+        ({"overrides.units.t72.full.ap.fpp": 3}, "t72.full.ap.fpp: unknown key"),
     ],
 )
 def test_bad_variant_is_refused_naming_the_parameter(

@@ -14,8 +14,16 @@ is also what ``rules.first_side = "nato"`` means in a TOML variants file):
 ``remove_units``              a list of unit ids taken out (with what they carry)
 ``formations.<id>.<field>``   a field of a formation, e.g. ``chits``
 ``objectives.<hex>.<field>``  a field of an objective: ``vp``, ``controlled_by``
+``overrides.<table>.<...>``   a value of the rule system's data for this scenario:
+                              for World at War ``overrides.units.<type>.<value>``
+                              (a counter value, e.g. ``overrides.units.t72.full.
+                              ap.fp``) and ``overrides.terrain.<class>.<value>``
 ``policies.<side>``           the policy of a side: ``"random"`` or a table
 ============================  ===================================================
+
+Overrides of counter or terrain values are checked as the scenario's own
+``[overrides]`` tables are (unknown types and keys, bad values); one the variant
+does not explain gets the rationale "batch variant '<name>'".
 
 Unknown parameters (a misspelt option, a unit that does not exist, a field the
 rule system does not read) are rejected with the name of the parameter and the
@@ -33,6 +41,9 @@ Examples:
     ... except BatchError as exc:
     ...     print(exc)
     variant 'x': unknown parameter 'rule.first_side' (did you mean rules.first_side?)
+    >>> v = build_variant(base, "hot", {"overrides.units.t72.full.ap.fp": 6})
+    >>> v.scenario["overrides"]["units"]["t72"]
+    {'rationale': "batch variant 'hot'", 'full': {'ap': {'fp': 6}}}
     >>> list(variant_grid({"turns": [4, 6], "rules.first_side": ["nato", "pact"]}))[:2]
     ['turns=4, rules.first_side=nato', 'turns=4, rules.first_side=pact']
 """
@@ -86,7 +97,8 @@ _GENERIC = {
 # --------------------------------------------------------------------------- #
 _RULESET_OPTIONS: dict[str, dict[str, frozenset[str]]] = {
     "waw-classic": {
-        # wargame/rules/waw/ruleset.py: _build_initial reads these and no others.
+        # wargame/rules/waw/ruleset.py: _build_initial reads these and no others
+        # (the [rules] options come from WawRuleset.scenario_keys).
         "rules": frozenset({"first_side"}),
         "victory": frozenset({"unit_destroyed_vp"}),
         "unit": frozenset(
@@ -103,6 +115,8 @@ _RULESET_OPTIONS: dict[str, dict[str, frozenset[str]]] = {
         ),
         "formation": frozenset({"name", "hq", "chits"}),
         "objective": frozenset({"name", "vp", "controlled_by"}),
+        # [overrides.units.<type>] and [overrides.terrain.<class>] (ruleset.py)
+        "overrides": frozenset({"units", "terrain"}),
     },
 }
 
@@ -115,6 +129,7 @@ _SECTIONS = (
     "remove_units",
     "formations",
     "objectives",
+    "overrides",
     "policies",
 )
 
@@ -128,7 +143,12 @@ def _options(base: Scenario) -> dict[str, frozenset[str]]:
     if isinstance(declared, Mapping):
         return {k: frozenset(v) for k, v in declared.items()}
     if base.ruleset in _RULESET_OPTIONS:
-        return _RULESET_OPTIONS[base.ruleset]
+        opts = dict(_RULESET_OPTIONS[base.ruleset])
+        # the [rules] options the rule system declares it reads
+        keys = getattr(cls, "scenario_keys", None)
+        if isinstance(keys, Mapping) and "rules" in keys:
+            opts["rules"] = frozenset(keys["rules"])
+        return opts
 
     def present(tables: Sequence[Mapping[str, Any]]) -> set[str]:
         return {k for t in tables for k in t if k != "id"}
@@ -195,6 +215,10 @@ def _flatten(overrides: Mapping[str, Any]) -> Iterator[tuple[str, Any]]:
         if not isinstance(key, str):
             raise BatchError(f"parameter names are text, not {key!r}")
         head, _, rest = key.partition(".")
+        if head == "overrides" and isinstance(value, Mapping) and value:
+            for k, v in value.items():
+                yield from _flatten({f"{key}.{k}": v})
+            continue
         if (
             head in ("rules", "victory", "policies")
             and not rest
@@ -233,6 +257,7 @@ def _candidates(
         out += [
             f"objectives.{o.get('hex')}.{x}" for x in sorted(opts.get("objective", ()))
         ]
+    out += [f"overrides.{t}" for t in sorted(opts.get("overrides", ()))]
     out += [f"policies.{s}" for s in sides]
     return out
 
@@ -348,6 +373,8 @@ def build_variant(
                     f"{', '.join(known) or '(none)'}"
                 )
             data.setdefault(head, {})[rest] = value
+        elif head == "overrides" and rest:
+            _set_override(data, path, value, opts.get("overrides", ()), name, fail)
         elif head == "policies" and rest:
             if rest not in sides:
                 raise fail(
@@ -389,7 +416,7 @@ def build_variant(
                     "; parameters: turns, rules.<option>, victory.<option>, "
                     "units.<unit id>.<field>, add_units, remove_units, "
                     "formations.<id>.<field>, objectives.<hex>.<field>, "
-                    "policies.<side>"
+                    "overrides.<table>.<name>.<value>, policies.<side>"
                 )
             raise fail(msg)
 
@@ -407,6 +434,45 @@ def build_variant(
         source=label,
         policies=side_policies,
     )
+
+
+def _set_override(
+    data: dict[str, Any],
+    path: str,
+    value: Any,
+    tables: frozenset[str],
+    name: str,
+    fail: Any,
+) -> None:
+    """``overrides.<table>.<name>.<key>...`` into the scenario's ``[overrides]``."""
+    parts = path.split(".")[1:]
+    if parts[0] not in tables:
+        known = sorted(tables)
+        raise fail(
+            f"unknown parameter {path!r}{_near(parts[0], known, 'overrides')}; "
+            f"overrides of this rule system: "
+            f"{', '.join(f'overrides.{t}' for t in known) or '(none)'}"
+        )
+    if len(parts) < 3:
+        raise fail(
+            f"parameter {path!r} names no value: give "
+            f"overrides.{parts[0]}.<name>.<value>, e.g. overrides.units.t72.full.armor"
+        )
+    node = data.setdefault("overrides", {}).setdefault(parts[0], {})
+    entry = node.setdefault(parts[1], {})
+    if not isinstance(entry, dict):
+        raise fail(
+            f"parameter {path!r}: overrides.{parts[0]}.{parts[1]} is not a table"
+        )
+    entry.setdefault("rationale", f"batch variant {name!r}")
+    for i, key in enumerate(parts[2:-1], start=2):
+        entry = entry.setdefault(key, {})
+        if not isinstance(entry, dict):
+            raise fail(
+                f"parameter {path!r}: {'.'.join(parts[: i + 1])} is a value, "
+                "not a table"
+            )
+    entry[parts[-1]] = copy.deepcopy(value)
 
 
 def _near(word: str, choices: Sequence[str], prefix: str = "") -> str:

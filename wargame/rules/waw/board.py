@@ -30,11 +30,21 @@ from typing import Any
 
 from .catalog import ROAD_CLASSES, Mobility, TerrainChart, terrain_chart
 
-__all__ = ["FERRY_BOARDING_COST", "LOS_TABLE_RANGE", "WawBoard", "board_for"]
+__all__ = [
+    "DEFAULT_LOS_HEIGHTS",
+    "FERRY_BOARDING_COST",
+    "LOS_TABLE_RANGE",
+    "WawBoard",
+    "board_for",
+]
 
 #: Range asked of the geo layer's hex LOS table (covers every direct-fire weapon
 #: of the unit catalog at extended range; longer sight lines use the interim rule).
 LOS_TABLE_RANGE = 20
+#: Eye and target heights (m) of the sight lines unless a scenario sets
+#: ``rules.los_observer_height_m`` / ``rules.los_target_height_m``: the geo layer's
+#: defaults (``wargame.geo.los``: a standing soldier's eyes, a vehicle).
+DEFAULT_LOS_HEIGHTS = (2.5, 2.0)
 
 # ASSUMPTION (no ferry rule in the seeds; the terrain chart leaves it to scenario
 # rules): a ground unit may enter a water hex crossed by a ferry line; entering
@@ -282,6 +292,7 @@ class WawBoard:
         mobility: Mobility | str,
         mp: float,
         blocked: Iterable[str] = (),
+        enter: Mapping[str, float] | None = None,
     ) -> Mapping[str, tuple[float, tuple[str, ...]]]:
         """Cheapest paths from ``start`` within ``mp`` (Dijkstra; cached).
 
@@ -290,6 +301,8 @@ class WawBoard:
             mobility: movement class.
             mp: movement points available.
             blocked: hexes that may not be entered (enemy-occupied).
+            enter: hexes whose entry cost replaces the chart's this game
+                (deployed MTU-55 bridges: WaW bridge units).
 
         Returns:
             ``hex -> (cost, path)`` with the path from ``start`` (included) to the
@@ -298,11 +311,20 @@ class WawBoard:
         """
         mob = mobility.value if isinstance(mobility, Mobility) else str(mobility)
         blocked_set = frozenset(blocked)
-        key = (start, mob, mp, blocked_set)
+        enter_items = frozenset((enter or {}).items())
+        key = (start, mob, mp, blocked_set, enter_items)
         hit = self._reach.get(key)
         if hit is not None:
             return hit
         adj = self._adjacency(mob)
+        if enter:
+            adj = dict(adj)
+            for h in {nb for x in enter for nb in self.neighbors.get(x, ())}:
+                adj[h] = tuple(
+                    (nb, enter.get(nb, self.move_cost(h, nb, mob)))
+                    for nb in self.neighbors[h]
+                    if enter.get(nb, self.move_cost(h, nb, mob)) != _INF
+                )
         ferry = self._ferry_water
         dist: dict[str, float] = {start: 0.0}
         prev: dict[str, str] = {}
@@ -357,9 +379,26 @@ class WawBoard:
         return hit  # type: ignore[no-any-return]
 
     # -- line of sight ------------------------------------------------------- #
+    #: Eye and target heights (m) of the sight lines, or None for the geo layer's
+    #: defaults (2.5 m and 2.0 m); a scenario sets them with ``rules.los_*``.
+    los_heights: tuple[float, float] | None = None
+
     def visible(self, a: str, b: str) -> bool:
         """LOS between two hexes (see :func:`_visible`)."""
-        return _visible(self.map, a, b)
+        return _visible(self.map, a, b, heights=self.los_heights)
+
+    def with_los(self, observer_height_m: float, target_height_m: float) -> WawBoard:
+        """A copy whose sight lines use these eye and target heights.
+
+        Examples:
+            >>> import wargame
+            >>> b = board_for(wargame.load_map(window="Remagen"))
+            >>> b.with_los(10.0, 2.0).los_heights, b.los_heights
+            ((10.0, 2.0), None)
+        """
+        out = copy.copy(self)
+        out.los_heights = (float(observer_height_m), float(target_height_m))
+        return out
 
 
 class _Paths(Mapping[str, tuple[float, tuple[str, ...]]]):
@@ -407,7 +446,12 @@ def _isna(v: Any) -> bool:
 
 
 def _visible(
-    game_map: Any, a: str, b: str, *, range_hexes: int = LOS_TABLE_RANGE
+    game_map: Any,
+    a: str,
+    b: str,
+    *,
+    range_hexes: int = LOS_TABLE_RANGE,
+    heights: tuple[float, float] | None = None,
 ) -> bool:
     """Line of sight between two hex centres: the rules' single door to LOS.
 
@@ -421,19 +465,23 @@ def _visible(
     LOS in the terrain chart (woods, town) or a mean elevation higher than both
     end hexes.  Adjacent hexes always see each other.
 
-    Results are cached per map.
+    ``heights`` are the eye and target heights of the table's sight lines (None:
+    the geo layer's defaults); the interim rule does not use them.
+
+    Results are cached per map and heights.
     """
     if a == b:
         return True
-    cache = _los_state.get(game_map)
-    if cache is None:
-        cache = {}
-        _los_state[game_map] = cache
+    per_map = _los_state.get(game_map)
+    if per_map is None:
+        per_map = {}
+        _los_state[game_map] = per_map
+    cache = per_map.setdefault(heights, {})
     key = (a, b)
     hit = cache.get(key)
     if hit is not None:
         return bool(hit)
-    table = _los_table(game_map, range_hexes, cache)
+    table = _los_table(game_map, range_hexes, cache, heights)
     if table is not None and board_for(game_map).distance(a, b) <= range_hexes:
         # one vectorised lookup per observer hex, then set membership
         seen_from = cache.get(("from", a))
@@ -447,11 +495,25 @@ def _visible(
     return seen
 
 
-def _los_table(game_map: Any, range_hexes: int, cache: dict[Any, Any]) -> Any:
+def _los_table(
+    game_map: Any,
+    range_hexes: int,
+    cache: dict[Any, Any],
+    heights: tuple[float, float] | None = None,
+) -> Any:
     key = ("table", range_hexes)
     if key not in cache:
         maker = getattr(game_map, "hex_los_table", None)
-        cache[key] = maker(range_hexes=range_hexes) if maker is not None else None
+        if maker is None:
+            cache[key] = None
+        elif heights is None:
+            cache[key] = maker(range_hexes=range_hexes)
+        else:
+            cache[key] = maker(
+                range_hexes=range_hexes,
+                observer_height_m=heights[0],
+                target_height_m=heights[1],
+            )
     return cache[key]
 
 

@@ -83,7 +83,7 @@ from .actions import (
     Pass,
     Rally,
 )
-from .board import WawBoard, board_for
+from .board import DEFAULT_LOS_HEIGHTS, WawBoard, board_for
 from .catalog import (
     ROAD_CLASSES,
     TerrainChart,
@@ -137,7 +137,9 @@ class WawRuleset(_Resolution, _Orders):
         ),
         "formations": frozenset({"morale"}),
         "units": frozenset({"support_weapon"}),
-        "rules": frozenset({"first_side"}),
+        "rules": frozenset(
+            {"first_side", "los_observer_height_m", "los_target_height_m"}
+        ),
         "victory": frozenset({"unit_destroyed_vp", "tie"}),
         "overrides": frozenset({"units", "terrain", "hexes"}),
     }
@@ -193,6 +195,25 @@ class WawRuleset(_Resolution, _Orders):
             else _changed_board(base, hex_changes, chart, overrides)
         )
         self.chart = self.board.chart
+        # Sight-line heights (WaW 7.0 LOS is a GAP, RULES_NOTES 1.3; the physical
+        # LOS of the map decides): a scenario or a batch variant may ask "what if
+        # the observers stood on a 10 m tower".
+        los_h = []
+        for key, default in (
+            ("los_observer_height_m", DEFAULT_LOS_HEIGHTS[0]),
+            ("los_target_height_m", DEFAULT_LOS_HEIGHTS[1]),
+        ):
+            v = s.section("rules").get(key, default)
+            if (
+                isinstance(v, bool)
+                or not isinstance(v, int | float)
+                or not 0 <= v <= 100
+            ):
+                add(f"rules.{key}", f"must be a height of 0 to 100 m, not {v!r}")
+                v = default
+            los_h.append(float(v))
+        if tuple(los_h) != DEFAULT_LOS_HEIGHTS:
+            self.board = self.board.with_los(los_h[0], los_h[1])
 
         if len(s.sides) != 2:
             add("sides", "World at War is a two-player game: give 2 sides")
