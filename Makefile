@@ -5,11 +5,13 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.wargame-installed
 PYTEST_ARGS ?=
 
-.PHONY: help venv lab lab-headless test lint unit notebooks bench bench-los map clean
+.PHONY: help venv lab lab-headless classroom test lint unit notebooks bench bench-los map clean
 
 help:
 	@echo "make lab        create/refresh .venv and open JupyterLab on notebooks/01_quickstart.ipynb"
 	@echo "make lab HEADLESS=1   same, without opening a browser (servers)"
+	@echo "make classroom  serve the classroom app (Voila, pre-heated) on 127.0.0.1"
+	@echo "make classroom HEADLESS=1 PORT=8866   same, without a browser, on a fixed port"
 	@echo "make test       create/refresh .venv and run the whole test suite"
 	@echo "make bench      run the benchmarks (figures for the README)"
 	@echo "make map        rebuild maps/rhine-remagen from ../shared/geodata"
@@ -21,6 +23,9 @@ venv: $(STAMP)
 
 lab: $(STAMP)
 	$(BIN)/wargame lab $(if $(HEADLESS),--no-browser,)
+
+classroom: $(STAMP)
+	$(BIN)/wargame classroom $(if $(HEADLESS),--no-browser,) $(if $(PORT),--port $(PORT),)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -1,29 +1,37 @@
 """Benchmark: the classroom app in a real browser (Voila + Debian's chromium, offline).
 
-Run: ``.venv/bin/python benchmarks/bench_ui.py [--opens 5] [--steps 20]``.  Prints
-medians (targets from the UI issue, never asserted: page opened to interactive map
-<= 5 s in Voila, a step updates the view in <= 300 ms):
+Run: ``.venv/bin/python benchmarks/bench_ui.py [--opens 5] [--steps 20]
+[--no-reference]``.  Prints medians (targets from the UI issue, never asserted:
+page opened to interactive map <= 5 s in Voila, a step updates the view in
+<= 300 ms):
 
 * **open -> map**: from ``page.goto`` to the terrain picture and the unit markers
   drawn, in a fresh browser context each time (nothing cached in the browser);
 * **open -> interactive**: the same until a click on the map has come back from
   the kernel (the hex info panel changed);
-* both for Voila as started by default and with a pre-heated kernel
-  (``voila notebooks/classroom.ipynb --preheat_kernel=True``), which runs the
-  notebook before anyone asks for the page;
+* both for the app as ``wargame classroom`` serves it (Voila with a pre-heated
+  kernel: the notebook has run before anyone asks for the page) and for Voila
+  without it (``--preheat_kernel=False``: the page waits for a new kernel to run
+  the notebook, as on Binder);
+* the same two for a bare Voila page with one ipyleaflet map (the same terrain
+  picture, three markers and a click handler, nothing imported from wargame):
+  what Voila and ipyleaflet cost by themselves;
 * **step -> view**: from a click on *Step* to the status line, the log table and
   the markers updated in the page (``--steps`` clicks in one page);
 * **step in Python**: ``GameView.step()`` in this process (engine, policy and the
   widget updates, without the browser).
 
-The machine is shared: the load average is printed with the figures; repeat a
-run before reading much into one median.  Servers bind 127.0.0.1 and every
-non-loopback request is refused.
+Before each page open the server and its kernels are left to go idle (a
+pre-heated kernel has been refilled and has run the notebook), as between two
+visitors.  The machine is shared: the load average is printed with each mode;
+repeat a run before reading much into one median.  Servers bind 127.0.0.1 and
+every non-loopback request is refused.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import subprocess
@@ -43,23 +51,85 @@ from uihelpers import (  # noqa: E402
     free_port,
     start_server,
     stop_server,
-    voila_argv,
+    wait_idle,
 )
 
-NOTEBOOK = "notebooks/classroom.ipynb"
+from wargame.cli import classroom_argv  # noqa: E402
+
 MARKERS = "img.leaflet-marker-icon"
 STATUS = ".wargame-status"
+WORK = REPO / "benchmarks" / "_work" / "ui_reference"
+LABELS = {
+    ("classroom", True): "classroom app, `wargame classroom` (pre-heated)",
+    ("classroom", False): "classroom app, --preheat_kernel=False",
+    ("reference", True): "bare Voila + ipyleaflet, pre-heated",
+    ("reference", False): "bare Voila + ipyleaflet, not pre-heated",
+}
+
+#: The reference notebook: one ipyleaflet map, the app's terrain picture, three
+#: markers and a click handler; it reads ``reference.json`` written by the warm-up.
+REFERENCE_CELL = """\
+import json
+
+import ipyleaflet
+import ipywidgets as w
+
+ref = json.load(open("reference.json"))
+m = ipyleaflet.Map(
+    center=ref["center"],
+    zoom=ref["zoom"],
+    layers=(ipyleaflet.ImageOverlay(url=ref["url"], bounds=ref["bounds"]),),
+    layout=w.Layout(height="680px", width="100%"),
+)
+for loc in ref["markers"]:
+    m.add(ipyleaflet.Marker(location=loc, draggable=False))
+info = w.HTML("Click the map.")
+info.add_class("wargame-hex-info-panel")
+
+
+def clicked(**kw):
+    if kw.get("type") == "click":
+        info.value = str(kw["coordinates"])
+
+
+m.on_interaction(clicked)
+w.HBox([m, info])"""
 
 
 def _warm_cache(steps: int) -> None:
-    """Render pictures, build LOS tables, compile kernels once: no run pays for them."""
+    """Render pictures, build LOS tables, compile kernels once: no run pays for them.
+
+    Also writes the bare reference notebook with the app's own terrain picture.
+    """
+    WORK.mkdir(parents=True, exist_ok=True)
     code = (
+        "import json, sys\n"
         "from wargame.ui import ClassroomApp\n"
         "v = ClassroomApp().view\n"
+        "lf, t = v.leaflet, v.mapview.terrain\n"
+        "st = list(v.units.stacks.values())[:3]\n"
+        "ref = {'url': t.url, 'bounds': [list(b) for b in t.bounds],\n"
+        "       'center': list(lf.center), 'zoom': lf.zoom,\n"
+        "       'markers': [[s.lat, s.lon] for s in st]}\n"
+        "json.dump(ref, open(sys.argv[1], 'w'))\n"
         f"for _ in range({steps + 5}): v.step()\n"
         "v.click_hex(next(iter(v.units.stacks)))\n"
     )
-    subprocess.run([sys.executable, "-c", code], check=True, cwd=REPO)
+    subprocess.run(
+        [sys.executable, "-c", code, str(WORK / "reference.json")],
+        check=True,
+        cwd=REPO,
+    )
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(REFERENCE_CELL)]
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
+    nbformat.write(nb, str(WORK / "reference.ipynb"))
 
 
 def _open(browser: Any, url: str) -> tuple[float, float, Any]:
@@ -130,11 +200,40 @@ def _python_steps(n: int) -> list[float]:
     return out
 
 
-def _serve(extra: list[str], label: str) -> tuple[Any, str]:
+def _serve(app: str, preheat: bool) -> tuple[Any, str]:
+    """Start the classroom app as ``wargame classroom`` does, or the reference."""
     port = free_port()
-    argv = voila_argv(port, NOTEBOOK) + extra
-    proc = start_server(argv, port, ARTIFACTS / f"bench-voila-{label}.log")
+    if app == "classroom":
+        # the command line of `wargame classroom --port N --no-browser`, run in
+        # the checkout (where voila.json is); without pre-heating on request
+        argv = classroom_argv(port, no_browser=True)
+        if not preheat:
+            argv[argv.index("--preheat_kernel=True")] = "--preheat_kernel=False"
+        cwd = REPO
+    else:
+        argv = [
+            sys.executable,
+            "-m",
+            "voila",
+            "reference.ipynb",
+            "--no-browser",
+            f"--port={port}",
+            "--Voila.ip=127.0.0.1",
+            "--Voila.port_retries=0",
+            f"--preheat_kernel={preheat}",
+        ]
+        cwd = WORK  # no voila.json there: Voila's defaults
+    label = f"{app}-{'preheated' if preheat else 'default'}"
+    proc = start_server(argv, port, ARTIFACTS / f"bench-voila-{label}.log", cwd=cwd)
     return proc, f"http://127.0.0.1:{port}/"
+
+
+def _fill_delay(app: str) -> float:
+    """Seconds Voila waits after a visit before it refills the kernel pool."""
+    if app != "classroom":
+        return 1.0  # Voila's default
+    conf = json.loads((REPO / "voila.json").read_text())
+    return float(conf.get("VoilaKernelManager", {}).get("fill_delay", 1.0))
 
 
 def _median(xs: list[float]) -> str:
@@ -145,6 +244,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--opens", type=int, default=5, help="page opens per mode")
     ap.add_argument("--steps", type=int, default=20, help="Step clicks")
+    ap.add_argument(
+        "--no-reference",
+        action="store_true",
+        help="skip the bare Voila + ipyleaflet reference page",
+    )
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -152,42 +256,56 @@ def main() -> None:
     os.environ.setdefault("WARGAME_CACHE", "/tmp/wargame-bench-cache")
     _warm_cache(args.steps)
     print(f"load average before: {os.getloadavg()[0]:.1f} (2 cores shared)")
-    results: dict[str, dict[str, list[float]]] = {}
+    runs = [
+        ("classroom", True),  # as served by `wargame classroom` / voila.json
+        ("classroom", False),
+    ]
+    if not args.no_reference:
+        runs += [("reference", True), ("reference", False)]
+    results: dict[tuple[str, bool], dict[str, Any]] = {}
     step_times: list[float] = []
     with sync_playwright() as p:
         browser = p.chromium.launch(
             executable_path=chromium_path(), args=CHROMIUM_FLAGS, headless=True
         )
-        for label, extra in (
-            ("default", []),
-            ("preheated", ["--preheat_kernel=True", "--pool_size=1"]),
-        ):
-            proc, url = _serve(extra, label)
+        for app, preheat in runs:
+            proc, url = _serve(app, preheat)
             try:
-                maps, clicks = [], []
+                maps, clicks, loads = [], [], []
+                last = -1e9
                 for i in range(args.opens):
-                    if label == "preheated":
-                        time.sleep(6)  # let the pool refill, as between two visitors
+                    # as between two visitors: the pool refilled (Voila waits
+                    # fill_delay after a visit before it starts the new kernel)
+                    # and has run the notebook, the old kernel gone
+                    time.sleep(max(0.0, last + _fill_delay(app) + 1 - time.time()))
+                    wait_idle(proc)
+                    last = time.time()
+                    loads.append(os.getloadavg()[0])
                     t_map, t_click, ctx = _open(browser, url)
                     maps.append(t_map)
                     clicks.append(t_click)
-                    if label == "default" and i == 0:
+                    if app == "classroom" and preheat and i == 0:
                         step_times = _steps(ctx.pages[0], args.steps)
                     ctx.close()
-                results[label] = {"map": maps, "interactive": clicks}
+                results[(app, preheat)] = {
+                    "map": maps,
+                    "interactive": clicks,
+                    "load": loads,
+                }
             finally:
                 stop_server(proc)
         browser.close()
     py = _python_steps(args.steps)
     print(f"load average after:  {os.getloadavg()[0]:.1f}")
     print()
-    print("Voila classroom app (notebooks/classroom.ipynb), page opened ->")
-    for label, r in results.items():
+    print("Voila, page opened -> map drawn / interactive (a click answered), medians")
+    for (app, preheat), r in results.items():
+        what = LABELS[(app, preheat)]
         print(
-            f"  {label:10s} map drawn {_median(r['map'])}, interactive "
+            f"  {what:52s} map {_median(r['map'])}, interactive "
             f"{_median(r['interactive'])}   (runs: "
             + ", ".join(f"{x:.1f}" for x in r["interactive"])
-            + ")"
+            + f"; load {min(r['load']):.1f}-{max(r['load']):.1f})"
         )
     ms = [1000 * x for x in step_times]
     if ms:
@@ -200,6 +318,12 @@ def main() -> None:
         print(
             f"GameView.step() in Python: median {1000 * statistics.median(py):.0f} ms"
         )
+    out = {
+        f"{app}-{'preheated' if pre else 'default'}": r
+        for (app, pre), r in results.items()
+    }
+    out["step_ms"] = ms  # type: ignore[assignment]
+    (ARTIFACTS / "bench_ui.json").write_text(json.dumps(out, indent=1))
 
 
 if __name__ == "__main__":

@@ -1,15 +1,17 @@
 """Regenerate notebooks/classroom.ipynb, the Voila classroom app (from the repo root).
 
-Start it with:  voila notebooks/classroom.ipynb   (no code is shown)
+Start it with:  wargame classroom   (or make classroom: Voila with a pre-heated
+kernel, on 127.0.0.1; no code is shown).  Under Voila the cell returns at once
+and the app is built while the browser loads the page (wargame.ui.page).
 """
 
 import nbformat as nbf
 
 nb = nbf.v4.new_notebook()
 code = nbf.v4.new_code_cell
-app = code("""from wargame.ui import ClassroomApp
+app = code("""from wargame.ui import classroom_page
 
-ClassroomApp()""")
+classroom_page()""")
 # hide the code in JupyterLab too; Voila never shows code
 app.metadata["jupyter"] = {"source_hidden": True}
 app.metadata["tags"] = ["classroom-app"]

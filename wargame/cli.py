@@ -5,6 +5,7 @@ Examples::
     wargame map build --source ../shared/geodata     # rebuild maps/rhine-remagen
     wargame map info rhine-remagen
     wargame lab                                      # JupyterLab on the notebooks
+    wargame classroom                                # the classroom app in Voila
     wargame validate scenarios/*.toml                # check scenario files
     wargame run ahr_delay --seed 7 --out log.csv     # play one with AI policies
 
@@ -234,6 +235,82 @@ def _cmd_lab(args: argparse.Namespace) -> int:
     return 0  # pragma: no cover - execv does not return
 
 
+#: The classroom app, relative to the checkout (served by ``wargame classroom``).
+CLASSROOM_NOTEBOOK = "notebooks/classroom.ipynb"
+
+
+def _port_is_free(port: int) -> bool:
+    """Whether a server could listen on 127.0.0.1:port (as Voila binds it)."""
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def _voila_installed() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("voila") is not None
+
+
+def classroom_argv(port: int | None = None, *, no_browser: bool = False) -> list[str]:
+    """The command line ``wargame classroom`` runs (from the checkout's root).
+
+    Voila on 127.0.0.1 with a pre-heated kernel: the notebook has already run
+    when the first visitor asks for the page (``voila.json`` at the root says
+    the same for a plain ``voila`` started there).
+
+    Examples:
+        >>> classroom_argv(8866, no_browser=True)[2:]  # doctest: +NORMALIZE_WHITESPACE
+        ['voila', 'notebooks/classroom.ipynb', '--Voila.ip=127.0.0.1',
+         '--preheat_kernel=True', '--port=8866', '--Voila.port_retries=0',
+         '--no-browser']
+    """
+    cmd = [
+        sys.executable,
+        "-m",
+        "voila",
+        CLASSROOM_NOTEBOOK,
+        "--Voila.ip=127.0.0.1",
+        "--preheat_kernel=True",
+    ]
+    if port is not None:
+        cmd += [f"--port={port}", "--Voila.port_retries=0"]
+    if no_browser:
+        cmd.append("--no-browser")
+    return cmd
+
+
+def _cmd_classroom(args: argparse.Namespace) -> int:
+    port = args.port
+    if port is not None and not 1 <= port <= 65535:
+        raise UsageError(f"classroom: --port must be between 1 and 65535, not {port}")
+    if not (REPO / CLASSROOM_NOTEBOOK).is_file():
+        raise UsageError(
+            f"classroom: no notebook {CLASSROOM_NOTEBOOK!r} in {REPO} (regenerate "
+            "it with: python scripts/make_classroom_notebook.py)"
+        )
+    if not _voila_installed():
+        raise UsageError(
+            "classroom: Voila is not installed: pip install 'wargame[lab]'"
+        )
+    if port is not None and not _port_is_free(port):
+        raise UsageError(
+            f"classroom: port {port} on 127.0.0.1 is busy; choose another with "
+            "--port, or leave --port out to take the next free one"
+        )
+    cmd = classroom_argv(port, no_browser=args.no_browser)
+    os.chdir(REPO)  # Voila reads voila.json from here
+    # replace this process so that signals (Ctrl-C, a test's SIGTERM) reach Voila
+    os.execv(sys.executable, cmd)
+    return 0  # pragma: no cover - execv does not return
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``wargame`` command."""
     p = argparse.ArgumentParser(
@@ -342,6 +419,25 @@ def build_parser() -> argparse.ArgumentParser:
         "--port", type=int, help="port on 127.0.0.1 (default: 8888 or next)"
     )
     pl.set_defaults(func=_cmd_lab)
+    pc = sub.add_parser(
+        "classroom",
+        help="serve the classroom app (Voila, pre-heated kernel) on 127.0.0.1",
+        description="Serve notebooks/classroom.ipynb with Voila on 127.0.0.1, "
+        "with a pre-heated kernel: the app has already run when the page is "
+        "opened.  The pool of pre-heated kernels and how long Voila waits "
+        "before it refills it are set in voila.json at the checkout's root.  "
+        "Ctrl-C stops it.",
+        epilog="Examples:\n  wargame classroom\n  wargame classroom --port 8866 "
+        "--no-browser",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    pc.add_argument(
+        "--port", type=int, help="port on 127.0.0.1 (default: 8866 or the next free)"
+    )
+    pc.add_argument(
+        "--no-browser", action="store_true", help="headless: only print the URL"
+    )
+    pc.set_defaults(func=_cmd_classroom)
     _add_batch_parser(sub)
     _add_run_parser(sub)
     _add_validate_parser(sub)

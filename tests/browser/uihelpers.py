@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import signal
 import socket
@@ -33,6 +34,10 @@ CHROMIUM_FLAGS = [
     "--disable-sync",
 ]
 LOOPBACK_PREFIXES = ("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:", "about:")
+#: Every URL that does not go to loopback.  Routing only these (a pattern the
+#: browser matches itself) leaves loopback requests alone: routing all of them
+#: through a Python handler delays each of the page's ~150 requests.
+NON_LOOPBACK = re.compile(r"^(?!(?:https?|wss?)://127\.0\.0\.1[:/]|data:|blob:|about:)")
 
 
 def chromium_path() -> str | None:
@@ -55,9 +60,16 @@ def free_port() -> int:
 
 
 def start_server(
-    argv: list[str], port: int, log_path: Path, timeout: float = 90
+    argv: list[str],
+    port: int,
+    log_path: Path,
+    timeout: float = 90,
+    cwd: Path | str = REPO,
 ) -> Any:
-    """Start a server (bound to 127.0.0.1:port) in its own process group and wait."""
+    """Start a server (bound to 127.0.0.1:port) in its own process group and wait.
+
+    It runs in ``cwd`` (the checkout by default, where Voila reads voila.json).
+    """
     tmp = tempfile.mkdtemp(prefix="wargame-uitest-")
     env = dict(
         os.environ,
@@ -81,7 +93,7 @@ def start_server(
     log = open(log_path, "w")  # noqa: SIM115 - closed with the process
     proc = subprocess.Popen(
         argv,
-        cwd=REPO,
+        cwd=cwd,
         env=env,
         stdout=log,
         stderr=subprocess.STDOUT,
@@ -147,17 +159,51 @@ def lab_argv(port: int) -> list[str]:
 
 
 def block_non_loopback(page: Any, blocked: list[str]) -> None:
-    """Abort every request that does not go to loopback."""
+    """Abort every request that does not go to loopback (and list it)."""
 
     def handler(route: Any) -> None:
         url = route.request.url
-        if url.startswith(LOOPBACK_PREFIXES):
+        if url.startswith(LOOPBACK_PREFIXES):  # the pattern should not match these
             route.continue_()
         else:
             blocked.append(url)
             route.abort()
 
-    page.route("**/*", handler)
+    page.route(NON_LOOPBACK, handler)
+
+
+def _group_cpu_s(pgid: int) -> float:
+    """CPU seconds used so far by the live processes of a process group (Linux)."""
+    total = 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open(f"/proc/{d}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid:  # field 5 of stat: the process group
+            total += (int(fields[11]) + int(fields[12])) / tick  # utime + stime
+    return total
+
+
+def wait_idle(proc: Any, quiet: float = 1.0, timeout: float = 120) -> float:
+    """Wait until a server started by :func:`start_server` (and its kernels) idles.
+
+    Idle: less than 5 % of a core used over ``quiet`` seconds.  Returns the
+    seconds waited (``timeout`` at most).
+    """
+    t0 = time.time()
+    last = _group_cpu_s(proc.pid)
+    while time.time() - t0 < timeout:
+        time.sleep(quiet)
+        now = _group_cpu_s(proc.pid)
+        if now - last < 0.05 * quiet:
+            break
+        last = now
+    return time.time() - t0
 
 
 def two_frames(page: Any) -> None:

@@ -7,7 +7,9 @@ Needs the ``lab`` extra: ``pip install 'wargame[lab]'``.
   dice, the log and the chit cup (also ``game.view()``);
 * :class:`ReplayView`: a slider over a game's event log;
 * :class:`LOSInspector`: sight lines, profiles and viewsheds anywhere on a map;
-* :class:`ClassroomApp`: the Voila app (pick a scenario, play a side, see the log).
+* :class:`ClassroomApp`: the Voila app (pick a scenario, play a side, see the log);
+* :func:`classroom_page`: the app as ``notebooks/classroom.ipynb`` shows it (under
+  Voila it is built while the browser loads the page).
 
 Without ipyleaflet/ipywidgets these names give a static picture of the map (with
 the units, for a game) and a note saying what to install, instead of failing.
@@ -17,7 +19,14 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["ClassroomApp", "GameView", "LOSInspector", "MapView", "ReplayView"]
+__all__ = [
+    "ClassroomApp",
+    "GameView",
+    "LOSInspector",
+    "MapView",
+    "ReplayView",
+    "classroom_page",
+]
 
 _WHERE = {
     "MapView": "wargame.ui.mapview",
@@ -25,6 +34,7 @@ _WHERE = {
     "ReplayView": "wargame.ui.replay",
     "LOSInspector": "wargame.ui.los",
     "ClassroomApp": "wargame.ui.classroom",
+    "classroom_page": "wargame.ui.page",
 }
 
 
