@@ -150,7 +150,12 @@ def test_fire_kind_must_suit_the_target(attacker: str, target: str, kind: str) -
 def test_aa_fire_at_helicopter_ignores_terrain() -> None:
     plan = waw.plan_fire("gepard", "mi24", range_hexes=10, terrain="woods")
     assert plan.kind is waw.AttackKind.AA
-    assert plan.defence.dice == 0
+    # only the armoured airframe's own dice (Mi-24: armor 1), no terrain dice
+    assert (plan.defence.terrain_dice, plan.defence.armor_dice) == (0, 1)
+    assert (
+        waw.plan_fire("gepard", "ah1", range_hexes=10, terrain="woods").defence.dice
+        == 0
+    )
 
 
 def test_unit_without_that_firepower_cannot_fire_it() -> None:

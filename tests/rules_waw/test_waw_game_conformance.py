@@ -1,6 +1,9 @@
-"""Conformance: the test scenario played to the end with random legal actions.
+"""Conformance: the test scenarios played to the end with random legal actions.
 
-For 200 seeds the game is played by RandomPolicy (through ``CheckingPolicy``) while
+For 200 seeds of ``test_remagen`` (and 100 of the special-units scenario of
+``waw_special``: helicopters in both modes, air defence, support weapons and a
+tank ATGM, carriers and a truck) the game is played by RandomPolicy (through
+``CheckingPolicy``) while
 ``InvariantChecker`` checks, after every single event: stacking, one position per
 unit, destroyed units never acting, Ops Complete units never acting again in the
 turn, and the cup and chits staying consistent (see ``waw_invariants``).  A second
@@ -15,40 +18,52 @@ from collections import Counter
 
 import pytest
 from waw_invariants import CheckingPolicy, InvariantChecker
+from waw_special import special_scenario
 
 from wargame.engine import Game, GameState, load_scenario
 from wargame.rules.waw import (
     Activate,
     Assault,
+    CallSupport,
     Defer,
     Dismount,
     EndActivation,
     Fire,
+    Hide,
+    HoldSupport,
+    IndirectFire,
+    LayBridge,
     Mount,
     Move,
     MoveHQ,
     Pass,
     Rally,
+    RecoverBridge,
+    SetMode,
     WawRuleset,
 )
 
 SCENARIO = load_scenario("test_remagen")
+SPECIAL = load_scenario(special_scenario())
 SEEDS = range(200)
+SPECIAL_SEEDS = range(100)
 
 
 @functools.cache
-def rules() -> WawRuleset:
-    r = Game(SCENARIO, seed=0).ruleset
+def rules(special: bool = False) -> WawRuleset:
+    r = Game(SPECIAL if special else SCENARIO, seed=0).ruleset
     assert isinstance(r, WawRuleset)
     return r
 
 
-def play(seed: int) -> tuple[Game, InvariantChecker, CheckingPolicy]:
+def play(
+    seed: int, special: bool = False
+) -> tuple[Game, InvariantChecker, CheckingPolicy]:
     holder: dict[str, Game] = {}
     policy = CheckingPolicy(lambda: holder["game"].state)
-    checker = InvariantChecker(rules())
+    checker = InvariantChecker(rules(special))
     game = Game(
-        SCENARIO,
+        SPECIAL if special else SCENARIO,
         seed=seed,
         listeners=[checker],
         policies={"nato": policy, "pact": policy},
@@ -58,9 +73,12 @@ def play(seed: int) -> tuple[Game, InvariantChecker, CheckingPolicy]:
     return game, checker, policy
 
 
-@pytest.mark.parametrize("seed", SEEDS)
-def test_random_play_to_the_end_keeps_every_invariant(seed: int) -> None:
-    game, checker, policy = play(seed)
+@pytest.mark.parametrize(
+    ("seed", "special"),
+    [(s, False) for s in SEEDS] + [(s, True) for s in SPECIAL_SEEDS],
+)
+def test_random_play_to_the_end_keeps_every_invariant(seed: int, special: bool) -> None:
+    game, checker, policy = play(seed, special)
     out = game.outcome
     assert out is not None
     assert out.termination in ("turn limit", "annihilation")
@@ -77,14 +95,16 @@ def test_random_play_to_the_end_keeps_every_invariant(seed: int) -> None:
 def test_random_play_visits_every_kind_of_event() -> None:
     seen: Counter[str] = Counter()
     for seed in range(60):
-        game = Game(SCENARIO, seed=seed)
-        game.run()
-        seen.update(e.kind for e in game.events)
+        for scenario in (SCENARIO, SPECIAL):
+            game = Game(scenario, seed=seed)
+            game.run()
+            seen.update(e.kind for e in game.events)
     rules = game.ruleset
     assert isinstance(rules, WawRuleset)
     # covered by rule tests; reinforcements by tests/scenarios (the test
     # scenario has none)
-    rare = {"allocation", "hq_captured", "reinforcement"}
+    # and "In Zone" attacks by test_waw_special_rules
+    rare = {"allocation", "hq_captured", "reinforcement", "in_zone"}
     missing = set(rules.event_kinds) - set(seen) - rare
     assert not missing, f"random play never produced {sorted(missing)}"
 
@@ -96,25 +116,44 @@ def candidates(rules: WawRuleset, st: GameState) -> list:
     out: list = [EndActivation(), Pass()]
     for f in st.formations:
         out += [Activate(f), Defer(f)]
+    spotters = [u for u in units if u.id in rules.hq_ids or rules.info[u.id].is_recon]
+    for sid in rules.supports:
+        out.append(HoldSupport(sid))
+        out += [
+            CallSupport(sid, h, sp.id, smoke)
+            for h in hexes
+            for sp in spotters
+            for smoke in (False, True)
+        ]
     for u in units:
         nbs = rules.board.neighbors[u.position]  # type: ignore[index]
         out += [Move(u.id, n, hq) for n in nbs for hq in (False, True)]
         out += [Assault(u.id, n, hq) for n in nbs for hq in (False, True)]
-        out += [Rally(u.id), Dismount(u.id)]
+        out += [Rally(u.id), Dismount(u.id), SetMode(u.id, "low"), Hide(u.id)]
+        out += [LayBridge(u.id), RecoverBridge(u.id)]
+        if rules.info[u.id].is_mortar:
+            out += [IndirectFire(u.id, h, x.id) for h in hexes for x in units]
+        out.append(SetMode(u.id, "high"))
         out += [MoveHQ(u.id, h) for h in hexes]
+        sw_targets: list[str | None] = [None]
+        if u.attrs.get("sw"):
+            sw_targets += [t.id for t in units]
         for t in units:
             out += [
-                Fire(u.id, t.id, k, hq)
-                for k, hq in itertools.product(("ap", "he", "aa"), (False, True))
+                Fire(u.id, t.id, k, hq, t2)
+                for k, hq in itertools.product(("ap", "he", "aa", "sw"), (False, True))
+                for t2 in sw_targets
             ]
             if t.position == u.position:
                 out.append(Mount(u.id, t.id))
     return out
 
 
-@pytest.mark.parametrize("seed", [3, 11, 27])
-def test_legal_actions_are_exactly_the_actions_check_accepts(seed: int) -> None:
-    game = Game(SCENARIO, seed=seed)
+@pytest.mark.parametrize(("seed", "special"), [(3, False), (11, False), (27, True)])
+def test_legal_actions_are_exactly_the_actions_check_accepts(
+    seed: int, special: bool
+) -> None:
+    game = Game(SPECIAL if special else SCENARIO, seed=seed)
     rules = game.ruleset
     assert isinstance(rules, WawRuleset)
     n = 0
@@ -128,3 +167,37 @@ def test_legal_actions_are_exactly_the_actions_check_accepts(seed: int) -> None:
             rules.check(st, a)
         game.step()
         n += 1
+
+
+# --------------------------------------------------------------------------- #
+# determinism, save/load, undo and replay with the special units              #
+# --------------------------------------------------------------------------- #
+
+
+def test_special_units_games_are_deterministic_and_reload(tmp_path) -> None:
+    a, b = Game(SPECIAL, seed=13), Game(SPECIAL, seed=13)
+    a.run()
+    b.run()
+    assert a.log.equals(b.log) and a.state.digest() == b.state.digest()
+    kinds = set(a.log["kind"])
+    assert {"mode", "wreck"} & kinds, "the seed should exercise special rules"
+    part = Game(SPECIAL, seed=13)
+    for _ in range(len(a.actions) // 2):
+        part.step()
+    loaded = Game.load(part.save(tmp_path / "special.json"))
+    assert loaded.state.digest() == part.state.digest()
+    loaded.run()
+    assert loaded.log.equals(a.log)
+
+
+def test_special_units_undo_redo_and_replay() -> None:
+    g = Game(SPECIAL, seed=5)
+    for _ in range(80):
+        g.step()
+    digest = g.state.digest()
+    undone = [g.undo() for _ in range(4)]
+    for action in reversed(undone):
+        g.apply(action)
+    assert g.state.digest() == digest
+    *_, (_last, state) = g.replay()
+    assert state.digest() == digest

@@ -217,12 +217,14 @@ def test_m48_vs_t64_in_town_ruins_example_played_on_the_map() -> None:
     # dice, the armored cap).  Range 5 of 8: normal band, to-hit 4; 4, 5, 6 = three
     # hits; the T-64 rolls 2 armor + 2 terrain dice 1, 3, 4, 6: one save; two net
     # hits: disrupted and reduced.
-    g = game_for([
-        unit("A-HQ", "frg_hq", "A", "AA9"),
-        unit("A1", "m48", "A", "AA9", name="M48 1/A"),
-        unit("B-HQ", "ussr_hq", "B", "U12"),
-        unit("B1", "t64", "B", "V12", name="T-64 1/74"),
-    ])
+    g = game_for(
+        [
+            unit("A-HQ", "frg_hq", "A", "AA9"),
+            unit("A1", "m48", "A", "AA9", name="M48 1/A"),
+            unit("B-HQ", "ussr_hq", "B", "U12"),
+            unit("B1", "t64", "B", "V12", name="T-64 1/74"),
+        ]
+    )
     assert g.ruleset.board.terrain["V12"] == "town"
     g.rng = FixedDice([4, 5, 6, 1, 3, 4, 6])
     n0 = len(g.events)
@@ -382,7 +384,13 @@ def test_moving_in_enemy_sight_and_range_opens_opportunity_fire() -> None:
     g.rng = FixedDice([6, 6, 6, 1, 1, 1])
     n0 = len(g.events)
     g.apply(Fire("A1", "B1", "ap"))
-    assert kinds(new_events(g, n0)) == ["fire", "save", "hit", "opportunity_end"]
+    assert kinds(new_events(g, n0)) == [
+        "fire",
+        "save",
+        "hit",
+        "wreck",
+        "opportunity_end",
+    ]
     assert g.state.units["B1"].destroyed
     assert g.state.units["A1"].ops_complete
     assert g.current_side == "pact" and g.state.vars.get("acting") is None
@@ -645,12 +653,14 @@ def test_hq_moving_to_an_adjacent_stack_adds_one() -> None:
 
 def test_an_hq_moving_with_a_unit_of_its_stack_rolls_nothing() -> None:
     # WaW HQ movement: "when the HQ moves in a common stack, no need to worry".
-    g = game_for([
-        unit("A-HQ", "us_hq", "A", "Z8"),
-        unit("A1", "m60", "A", "Z8"),
-        unit("B-HQ", "ussr_hq", "B", "H17"),
-        unit("B1", "t72", "B", "H17"),
-    ])
+    g = game_for(
+        [
+            unit("A-HQ", "us_hq", "A", "Z8"),
+            unit("A1", "m60", "A", "Z8"),
+            unit("B-HQ", "ussr_hq", "B", "H17"),
+            unit("B1", "t72", "B", "H17"),
+        ]
+    )
     assert Move("A1", "AA9", True) in g.legal_actions()
     g.apply(Move("A1", "AA9", with_hq=True))
     g.apply(Move("A1", "AB9"))
@@ -699,8 +709,10 @@ def test_an_hq_dies_with_its_stack_and_comes_back_reduced_after_cleanup() -> Non
     n0 = len(g.events)
     g.apply(Fire("B1", "A1", "he"))
     ev = new_events(g, n0)
-    assert ev[-1].kind == "hq_stack_check" and ev[-1].dice is None
+    # the HQ dies with its stack; an HQ's death leaves a wreck marker (seed 000)
+    assert kinds(ev)[-2:] == ["hq_stack_check", "wreck"] and ev[-2].dice is None
     assert g.state.units["A-HQ"].destroyed
+    assert g.state.vars["wrecks"] == ("N17",)
     g.rng = np.random.default_rng(1)
     turn = g.state.turn
     while g.state.turn == turn:
@@ -793,8 +805,8 @@ def test_a_destroyed_carrier_rolls_for_its_passengers() -> None:
     n0 = len(g.events)
     g.apply(Fire("A1", "B1", "ap"))
     ev = new_events(g, n0)
-    assert kinds(ev) == ["fire", "save", "hit", "passengers"]
-    assert ev[-1].dice == (3,) and ev[-1].result == "reduced, bails out"
+    assert kinds(ev) == ["fire", "save", "hit", "passengers", "wreck"]
+    assert ev[-2].dice == (3,) and ev[-2].result == "reduced, bails out"
     b2 = g.state.units["B2"]
     assert (b2.strength, b2.disrupted, b2.carried_by) == ("reduced", True, None)
 

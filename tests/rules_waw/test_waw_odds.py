@@ -9,6 +9,8 @@ import pandas as pd
 import pytest
 
 from wargame.rules import waw
+from wargame.rules.waw.combat import resolve_support_fire
+from wargame.rules.waw.odds import support_result_probabilities
 
 # (firepower, to_hit, armor_dice, save, terrain_dice)
 CASES = [
@@ -121,3 +123,73 @@ def test_fire_odds_agree_with_dice_path_frequencies(case: tuple) -> None:
     assert np.all(np.abs(freq - p) <= 3 * se + 1e-12), (freq, p)
     # impossible outcomes (e.g. dice lost to 6.1.3) never show up
     assert np.all(freq[p == 0] == 0)
+
+
+# --------------------------------------------------------------------------- #
+# AA fire and helicopter modes (WaW 1.3.4.5, 9.0)                              #
+# --------------------------------------------------------------------------- #
+
+
+def test_odds_cover_aa_fire_at_a_helicopter() -> None:
+    # ZSU-23-4 AA 3 to-hit 4 (range 13, range 10: normal band) at a Mi-24: the
+    # armoured airframe rolls its 1 armor die on 6, no terrain dice.
+    aa = waw.odds("zsu23_4", "mi24", 10, "woods", kind="aa")
+    pd.testing.assert_series_equal(aa, waw.fire_odds(3, 4, armor_dice=1, save=6))
+    # the same range is beyond even the extended, halved HE range (6 // 2 = 3)
+    with pytest.raises(waw.IllegalFireError, match="beyond twice"):
+        waw.odds("zsu23_4", "mi24", 10, kind="he")
+
+
+def test_odds_use_the_helicopter_mode_side() -> None:
+    low = waw.odds("mi24", "ussr_infantry", 6, kind="he")
+    high = waw.odds("mi24", "ussr_infantry", 6, kind="he", attacker_mode="high")
+    assert (low.attrs["firepower"], high.attrs["firepower"]) == (2, 4)
+    pd.testing.assert_series_equal(high, waw.fire_odds(4, 4))
+    r = waw.result_odds("ah64", "t72", 5, attacker_mode="high")
+    assert math.isclose(r.sum(), 1.0, abs_tol=1e-12)
+
+
+def test_aa_odds_agree_with_the_dice_path() -> None:
+    n = 100_000
+    rng = np.random.default_rng(9_0)
+    exact = waw.result_odds("m163", "mi24", 5, kind="aa")
+    counts = dict.fromkeys(waw.OUTCOMES, 0)
+    for _ in range(n):
+        r = waw.resolve_fire(rng, "m163", "mi24", range_hexes=5, kind="aa").result
+        word = (
+            "destroyed"
+            if r.after.destroyed
+            else "disrupted"
+            if r.after.disrupted
+            else "no effect"
+        )
+        counts[word] += 1
+    for k in waw.OUTCOMES:
+        p = exact[k]
+        se = math.sqrt(p * (1 - p) / n)
+        assert abs(counts[k] / n - p) <= 3 * se + 1e-12, (k, counts[k] / n, p)
+    assert exact["reduced"] == 0.0  # one-sided: no reduced side to show
+
+
+def test_support_fire_odds_agree_with_the_dice_path() -> None:
+    # Off-map / indirect fire (assumptions 49, 51): HE 3 to-hit 5 at a BMP in woods.
+    n = 60_000
+    rng = np.random.default_rng(5_1)
+    exact = support_result_probabilities(3, 5, "bmp1", terrain_dice=1)
+    counts = dict.fromkeys(waw.OUTCOMES, 0)
+    for _ in range(n):
+        _roll, r = resolve_support_fire(rng, 3, 5, "bmp1", terrain_dice=1)
+        word = (
+            "destroyed"
+            if r.after.destroyed
+            else "reduced"
+            if r.after.reduced
+            else "disrupted"
+            if r.after.disrupted
+            else "no effect"
+        )
+        counts[word] += 1
+    for k in waw.OUTCOMES:
+        p = float(exact[k])
+        se = math.sqrt(p * (1 - p) / n)
+        assert abs(counts[k] / n - p) <= 3 * se + 1e-12, (k, counts[k] / n, p)

@@ -6,6 +6,8 @@ calls it with each event and the state that event produced.  It raises
 
 Per event:
 * stacking: at most 2 counted units per side and hex; at most one HQ per hex;
+* wrecks: at most one marker per hex; light-armored and unarmored vehicles
+  never move into a wreck hex (WaW 1.3.4.2);
 * positions: every unit in play has exactly one on-map hex (reinforcements not
   yet arrived have none); passengers share their carrier's hex; no hex holds
   units of both sides;
@@ -28,7 +30,17 @@ from wargame.rules.waw.ruleset import END_CHIT, STACK_LIMIT, WawRuleset
 
 # event kinds where the event's ``unit`` is the one acting
 ACTING_KINDS = frozenset(
-    {"move", "fire", "assault", "rally", "mount", "dismount", "hq_move", "command"}
+    {
+        "move",
+        "fire",
+        "assault",
+        "rally",
+        "mount",
+        "dismount",
+        "hq_move",
+        "command",
+        "mode",
+    }
 )
 
 
@@ -38,6 +50,7 @@ class InvariantChecker:
     def __init__(self, rules: WawRuleset) -> None:
         self.rules = rules
         self.done: set[str] = set()  # Ops Complete this turn
+        self.done_by: dict[str, int] = {}  # ... and by which action
         self.dead: set[str] = set()
         self.turn_chits: Counter[str] | None = None
         self.events = 0
@@ -52,17 +65,26 @@ class InvariantChecker:
             actor = event.unit
             assert actor is not None, where
             assert actor not in self.dead, f"{where}: destroyed unit {actor} acts"
-            assert actor not in self.done, f"{where}: Ops Complete unit {actor} acts"
+            # the support-weapon shot of a combined fire (WaW 1.3.5) belongs to the
+            # action that made the platoon Ops Complete
+            same_action = self.done_by.get(actor) == event.action_index
+            assert actor not in self.done or same_action, (
+                f"{where}: Ops Complete unit {actor} acts"
+            )
         for scope, key, name, value in event.changes:
             if scope != "unit":
                 continue
             if name == "ops_complete" and value:
                 self.done.add(key)  # type: ignore[arg-type]
+                self.done_by[key] = event.action_index  # type: ignore[index]
             if name == "strength":
                 if value == "destroyed":
                     self.dead.add(key)  # type: ignore[arg-type]
                 else:  # an HQ replaced after clean-up (WaW 1.3.3.3)
                     self.dead.discard(key)  # type: ignore[arg-type]
+        if event.kind == "move" and self.rules.info[event.unit].light_vehicle:
+            # WaW 1.3.4.2: light-armored and unarmored vehicles keep out of wrecks
+            assert event.hex_to not in state.vars.get("wrecks", ()), where
         if event.kind == "cleanup":
             self.done.clear()
             assert not any(u.ops_complete for u in state.units.values()), where
@@ -94,12 +116,14 @@ class InvariantChecker:
                 continue
             if info[u.id].is_hq:
                 hqs[pos] += 1
-            elif info[u.id].counts:
-                counted[(pos, u.side)] += 1
+            elif info[u.id].counts and not u.attrs.get("deployed"):
+                counted[(pos, u.side)] += 1  # a deployed bridge does not count
         for (h, side), n in counted.items():
             assert n <= STACK_LIMIT, f"{where}: stack at {h} holds {n} {side} units"
         for h, n in hqs.items():
             assert n <= 1, f"{where}: {n} HQs at {h}"
+        wrecks = state.vars.get("wrecks", ())
+        assert list(wrecks) == sorted(set(wrecks)), f"{where}: wrecks {wrecks}"
         for h, sides in sides_at.items():
             assert len(sides) == 1, f"{where}: both sides at {h}"
         # chits

@@ -4,6 +4,7 @@ import asyncio
 import json
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import ipywidgets as w
@@ -30,8 +31,30 @@ def test_voila_kernels_are_recognised(monkeypatch, var):
     assert under_voila()
 
 
+def in_thread(fn):
+    """Run ``fn`` in a thread of its own and return what it returns.
+
+    Earlier tests (Playwright's sync API) may leave an event loop marked as
+    running in the main thread, where asyncio.run() would refuse to start.
+    """
+    out = {}
+
+    def target():
+        try:
+            out["value"] = fn()
+        except BaseException as exc:  # re-raised in the test's thread
+            out["error"] = exc
+
+    t = threading.Thread(target=target)
+    t.start()
+    t.join()
+    if "error" in out:
+        raise out["error"]
+    return out["value"]
+
+
 def test_without_an_event_loop_a_deferred_box_is_built_at_once():
-    box = deferred_box(lambda: w.HTML("app"), defer=True)
+    box = in_thread(lambda: deferred_box(lambda: w.HTML("app"), defer=True))
     assert [c.value for c in box.children] == ["app"]
 
 
@@ -49,7 +72,7 @@ def test_a_deferred_box_shows_a_note_then_the_app_after_the_cell():
         await asyncio.sleep(0.3)  # the kernel's loop runs the build
         return box
 
-    box = asyncio.run(cell_then_idle())
+    box = in_thread(lambda: asyncio.run(cell_then_idle()))
     assert built == [1]
     assert [c.value for c in box.children] == ["app"]
 
@@ -63,7 +86,7 @@ def test_a_failed_deferred_build_is_one_line_in_the_page(capsys):
         await asyncio.sleep(0.3)
         return box
 
-    box = asyncio.run(cell_then_idle())
+    box = in_thread(lambda: asyncio.run(cell_then_idle()))
     [note] = box.children
     assert "The app could not start: ValueError: no scenario" in note.value
     assert "Traceback" not in note.value

@@ -79,6 +79,7 @@ def test_unit_classes_map_to_nato_roles():
     assert symbol_kind("light_armored") == "mech_infantry"
     assert symbol_kind("aa") == "air_defence"
     assert symbol_kind("unarmored_vehicle") == "anti_tank"
+    assert symbol_kind("bridge_layer") == "bridging"  # the MTU-55 (WaW 000)
     assert symbol_kind(None) == "unknown"
 
 

@@ -7,6 +7,7 @@ from the state or from the rule system's public helpers.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import heapq
 import math
@@ -227,7 +228,71 @@ def fire_gain(view: SideView, action: Any) -> float:
     if res is None:
         return 0.0
     g = view.gain(res[1], t)
+    sw_target = getattr(action, "sw_target", None)
+    if sw_target is not None:
+        # WaW 1.3.5: the support weapon fires in the same action
+        t2 = st.units[sw_target]
+        sw = view.rules.shot_odds(st, u, t2, weapons=("sw",), moving=False)
+        if sw is not None:
+            g += view.gain(sw[1], t2)
     return g * (1.15 if action.with_hq else 1.0)
+
+
+def mode_gain(view: SideView, u: Unit, mode: str) -> float:
+    """Best expected damage a helicopter could do from where it is in ``mode``.
+
+    WaW 9.0: each side of the counter has its own firepower and (by the rules'
+    LOS for helicopters) its own line of sight; the odds come from the rules.
+    """
+    other = dataclasses.replace(
+        u, attrs={**u.attrs, "mode": None if mode == "low" else mode}
+    )
+    return max((view.shot(other, t) for t in view.targets), default=0.0)
+
+
+def area_gain(
+    view: SideView, firepower: int, to_hit: int, weapon: str, h: str
+) -> float:
+    """Expected damage of indirect or off-map fire on hex ``h`` (all its units)."""
+    odds = view.rules.area_fire_odds(
+        view.state, firepower, to_hit, weapon, h, view.side
+    )
+    return sum(view.gain(p, t) for t, p in odds)
+
+
+def indirect_gain(view: SideView, action: Any) -> float:
+    """Expected damage of a mortar's IndirectFire action (WaW 1.3.4.3)."""
+    u = view.state.units[action.unit]
+    he = view.rules.side_values(u).he
+    if he is None:
+        return 0.0
+    return area_gain(view, he.fp, he.to_hit, "he", action.hex)
+
+
+def support_choice(view: SideView, acts: Sequence[Any], threshold: float) -> Any:
+    """Call the drawn fire support on the best hex, or hold it (save the ammo).
+
+    The spotter does not change the result; the first legal one is used.
+    """
+    rules = view.rules
+    calls = [
+        a for a in acts if getattr(a, "type", "") == "call_support" and not a.smoke
+    ]
+    hold = next(a for a in acts if getattr(a, "type", "") == "hold_support")
+    if not calls:
+        return hold
+    sup = rules.supports[hold.support]
+    gains: dict[str, float] = {}
+    best: tuple[float, str] | None = None
+    for a in calls:
+        if a.hex not in gains:
+            gains[a.hex] = area_gain(view, sup.fp, sup.to_hit, sup.weapon, a.hex)
+            cand = (gains[a.hex], a.hex)
+            if best is None or cand[0] > best[0] + 1e-12:
+                best = cand
+    if best is None or best[0] < threshold:
+        return hold
+    return next(a for a in calls if a.hex == best[1])
 
 
 def best_destination(
@@ -275,20 +340,27 @@ def best_destination(
 
 #: Extra cost (MP) a policy counts for boarding a ferry: the move ends there.
 FERRY_DELAY_MP = 4.0
-_travel: weakref.WeakKeyDictionary[Any, dict[tuple[str, str], dict[str, float]]] = (
+_travel: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], dict[str, float]]] = (
     weakref.WeakKeyDictionary()
 )
 
 
-def travel_map(board: Any, goal: str, mobility: str) -> dict[str, float]:
+def travel_map(
+    board: Any,
+    goal: str,
+    mobility: str,
+    enter: dict[str, float] | None = None,
+) -> dict[str, float]:
     """Movement points from every hex to ``goal`` over several turns.
 
     Dijkstra over the board's movement costs (rivers only at bridges and
     ferries), counting :data:`FERRY_DELAY_MP` more for boarding a ferry;
-    enemy units are ignored.  Cached per board, goal and mobility.
+    enemy units are ignored.  ``enter`` gives entry costs that replace the
+    board's (the side's deployed MTU-55 bridges).  Cached per board, goal,
+    mobility and ``enter``.
     """
     per_board = _travel.setdefault(board, {})
-    key = (goal, mobility)
+    key = (goal, mobility, tuple(sorted((enter or {}).items())))
     hit = per_board.get(key)
     if hit is not None:
         return hit
@@ -301,7 +373,9 @@ def travel_map(board: Any, goal: str, mobility: str) -> dict[str, float]:
         if c > dist.get(here, math.inf):
             continue
         for nb in board.neighbors[here]:
-            step = cost(nb, here, mobility)  # moving from nb into here
+            step = (
+                enter[here] if enter and here in enter else cost(nb, here, mobility)
+            )  # moving from nb into here
             if step == math.inf:
                 continue
             if ferry(here) and not ferry(nb):
@@ -312,6 +386,38 @@ def travel_map(board: Any, goal: str, mobility: str) -> dict[str, float]:
                 heapq.heappush(heap, (nc, nb))
     per_board[key] = dist
     return dist
+
+
+_crossings: weakref.WeakKeyDictionary[Any, tuple[str, ...]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def crossing_hexes(board: Any) -> tuple[str, ...]:
+    """Water hexes with land on two opposite sides: one MTU-55 span bridges them."""
+    hit = _crossings.get(board)
+    if hit is None:
+        out = []
+        for h in board.labels:
+            if not board.is_water(h):
+                continue
+            for nb in board.neighbors[h]:
+                far = board.beyond(nb, h)
+                if far and not board.is_water(nb) and not board.is_water(far):
+                    out.append(h)
+                    break
+        hit = tuple(out)
+        _crossings[board] = hit
+    return hit
+
+
+def side_bridges(view: SideView) -> dict[str, float]:
+    """The side's deployed bridges as entry costs (seed 000: 2 MP, 3 disrupted)."""
+    return {
+        u.position: (3.0 if u.disrupted else 2.0)  # type: ignore[misc]
+        for u in view.state.units.values()
+        if u.side == view.side and u.attrs.get("deployed") and not u.destroyed
+    }
 
 
 _cover: weakref.WeakKeyDictionary[Any, dict[str, int]] = weakref.WeakKeyDictionary()

@@ -51,10 +51,15 @@ from wargame.rules.waw import (
     Dismount,
     EndActivation,
     Fire,
+    HoldSupport,
+    IndirectFire,
+    LayBridge,
+    Mount,
     Move,
     MoveHQ,
     Pass,
     Rally,
+    SetMode,
 )
 
 from ._common import (
@@ -63,8 +68,13 @@ from ._common import (
     at,
     best_destination,
     cover_map,
+    crossing_hexes,
     fallback,
     fire_gain,
+    indirect_gain,
+    mode_gain,
+    side_bridges,
+    support_choice,
     travel_map,
     waw_rules,
 )
@@ -151,6 +161,9 @@ class DoctrinePolicy:
         plan = _Plan(SideView(decision, rules), self)
         if any(isinstance(a, Activate) for a in acts):
             return plan.chit(acts)
+        if any(isinstance(a, HoldSupport) for a in acts):
+            # fire support chit: call it on the best hex a spotter sees
+            return support_choice(plan.view, acts, 3 * self.fire_threshold)
         if any(isinstance(a, Pass) for a in acts):
             return plan.overwatch(acts)
         return plan.act(acts)
@@ -177,6 +190,8 @@ class _Plan:
         self.held = [(h, vp) for h, vp, _n in objs if st.control.get(h) == self.side]
         self.wanted = [(h, vp) for h, vp, _n in objs if st.control.get(h) != self.side]
         self._garrison: dict[str, str] | None = None
+        #: the side's deployed MTU-55 bridges (entry costs), for route planning
+        self.bridges = side_bridges(view)
 
     # -- chits ------------------------------------------------------------ #
     def chit(self, acts: list[Any]) -> Any:
@@ -233,6 +248,16 @@ class _Plan:
         members = self._members(fid)
         bound = self._bounding(members)
 
+        # 0. an MTU-55 on the water lays its bridge (seed 000 bridge units); one
+        #    on its way to a crossing drives on
+        for a in acts:
+            if isinstance(a, LayBridge):
+                return a
+        if acting is not None and self.rules.unit_info(acting).is_bridge_layer:
+            step = self._to_crossing(st.units[acting], moves)
+            if step is not None:
+                return step
+
         # 1. the unit already moving finishes its bound, then may fire
         if acting is not None and st.units[acting].side == self.side:
             u = st.units[acting]
@@ -247,15 +272,29 @@ class _Plan:
         # 2. fire: units in overwatch first; an attacker's bounding units only
         #    at a very good shot (they have ground to cover)
         attack = self.posture == "attack"
-        scored = []
+        scored: list[tuple[float, int, Any]] = []
         for i, a in enumerate(fires):
             g = fire_gain(view, a)
             if attack and a.unit in bound and not self._holding(st.units[a.unit]):
                 g /= 3.0
             scored.append((g, -i, a))
+        # mortars fire indirectly at what an HQ or recon unit sees (1.3.4.3)
+        for i, a in enumerate(acts):
+            if isinstance(a, IndirectFire):
+                scored.append((indirect_gain(view, a), -len(fires) - i, a))
         best_fire = max(scored, key=lambda x: (x[0], x[1]), default=None)
         if best_fire is not None and best_fire[0] >= thr:
             return best_fire[2]
+
+        # 2b. a helicopter with nothing worth a shot in its mode tries the other
+        #     side of its counter (WaW 9.0: firepower and sight differ)
+        for a in acts:
+            if isinstance(a, SetMode):
+                u = st.units[a.unit]
+                if any(f.unit == u.id and fire_gain(view, f) >= thr for f in fires):
+                    continue
+                if mode_gain(view, u, a.mode) >= thr:
+                    return a
 
         # 3. assaults with good odds
         assault = self._best_assault([a for a in acts if isinstance(a, Assault)])
@@ -273,10 +312,24 @@ class _Plan:
                         return step
                 return a
 
-        # 5. dismount near the objective or the enemy
+        # 5. dismount near the objective or the enemy; mount far from them
         for a in acts:
             if isinstance(a, Dismount) and self._dismount_here(st.units[a.unit]):
                 return a
+        for a in acts:
+            if isinstance(a, Mount) and self._mount_here(st.units[a.unit]):
+                return a
+
+        # 5b. bridge layers drive to a crossing
+        for u in sorted(members, key=lambda x: x.id):
+            if (
+                u.id != acting
+                and self.rules.unit_info(u.id).is_bridge_layer
+                and not u.attrs.get("deployed")
+            ):
+                step = self._to_crossing(u, moves)
+                if step is not None:
+                    return step
 
         # 6. moves
         movable = {k[0] for k in moves}
@@ -401,7 +454,10 @@ class _Plan:
 
             def pull(item: tuple[str, int]) -> tuple[float, str]:
                 h, vp = item
-                mp = travel_map(self.view.board, h, mob).get(u.position, 99.0)  # type: ignore[arg-type]
+                mp = travel_map(self.view.board, h, mob, self.bridges).get(
+                    u.position,  # type: ignore[arg-type]
+                    99.0,
+                )
                 return (-vp / (1.0 + mp / 6.0) / (1.0 + self._defence(h)), h)
 
             return min(self.wanted, key=pull)[0]
@@ -440,7 +496,9 @@ class _Plan:
         w_fire = 0.35 if attack else 0.7
 
         travel = (
-            travel_map(view.board, goal, self.rules.unit_info(u.id).mobility)
+            travel_map(
+                view.board, goal, self.rules.unit_info(u.id).mobility, self.bridges
+            )
             if goal is not None
             else {}
         )
@@ -463,6 +521,7 @@ class _Plan:
             hq_at,
             reach,
             round(pull, 6),
+            tuple(sorted(self.bridges.items())),
         )
         per_board = _CHEAP.setdefault(view.board, {})
         memo = per_board.get(key)
@@ -509,6 +568,33 @@ class _Plan:
             return None
         return moves.get((u.id, path[1]))
 
+    def _to_crossing(self, u: Unit, moves: dict[Any, Any]) -> Any:
+        """Seed 000 bridge units: the MTU-55 drives to the crossing nearest its
+        way to the goal (a water hex with land on two opposite sides)."""
+        board = self.view.board
+        goal = self._goal(u)
+        here: str = u.position  # type: ignore[assignment]
+        taken = set(self.bridges)
+        best: tuple[int, str] | None = None
+        for c in crossing_hexes(board):
+            if c in taken:
+                continue
+            d = board.distance(here, c) + (
+                board.distance(c, goal) if goal is not None else 0
+            )
+            if best is None or (d, c) < best:
+                best = (d, c)
+        if best is None:
+            return None
+        paths = self.rules.paths(self.state, u)
+        if best[1] in paths:
+            return self._toward(u, best[1], moves)
+        # not reachable this turn: the reachable hex closest to it
+        reach = min(paths, key=lambda h: (board.distance(h, best[1]), h))
+        if reach == here:
+            return None
+        return self._toward(u, reach, moves)
+
     def _toward(self, u: Unit, h: str, moves: dict[Any, Any]) -> Any:
         paths = self.rules.paths(self.state, u)
         if h not in paths:
@@ -532,6 +618,21 @@ class _Plan:
             return True
         near, _ = self.view.nearest(at(u), [at(t) for t in self.view.targets])
         return walk <= 2.0 or near <= 2
+
+    def _mount_here(self, u: Unit) -> bool:
+        """An attacker's infantry far from its goal and the enemy boards its carrier.
+
+        WaW 5.2: carried infantry moves at the carrier's speed but cannot fire,
+        so only with more than 6 MP of walking ahead and no enemy within 4 hexes.
+        """
+        if self.posture != "attack":
+            return False
+        goal = self._goal(u)
+        if goal is None:
+            return False
+        walk = travel_map(self.view.board, goal, "foot").get(u.position, 99.0)  # type: ignore[arg-type]
+        near, _ = self.view.nearest(at(u), [at(t) for t in self.view.targets])
+        return walk > 6.0 and near > 4
 
     def _best_assault(self, assaults: list[Any]) -> Any:
         st = self.state

@@ -18,6 +18,9 @@ from wargame.rules.waw import (
     Dismount,
     EndActivation,
     Fire,
+    HoldSupport,
+    IndirectFire,
+    LayBridge,
     Move,
     Pass,
     Rally,
@@ -29,6 +32,8 @@ from ._common import (
     best_destination,
     fallback,
     fire_gain,
+    indirect_gain,
+    support_choice,
     waw_rules,
 )
 
@@ -70,8 +75,20 @@ class GreedyPolicy:
             if isinstance(a, Activate):
                 return a
         view = SideView(decision, rules)
+        if any(isinstance(a, HoldSupport) for a in acts):
+            # off-map fire support: the best hex a spotter sees, or hold it
+            return support_choice(view, acts, 3 * self.fire_threshold)
         fires = [a for a in acts if isinstance(a, Fire)]
         best = max(fires, key=lambda a: fire_gain(view, a), default=None)
+        mortar = max(
+            (a for a in acts if isinstance(a, IndirectFire)),
+            key=lambda a: indirect_gain(view, a),
+            default=None,
+        )
+        if mortar is not None and indirect_gain(view, mortar) >= max(
+            self.fire_threshold, fire_gain(view, best) if best is not None else 0.0
+        ):
+            return mortar  # mortar fire called through a spotter (1.3.4.3)
         if best is not None and fire_gain(view, best) >= self.fire_threshold:
             return best
         if any(isinstance(a, Pass) for a in acts):
@@ -89,8 +106,8 @@ class GreedyPolicy:
             if step is not None:
                 return step
         for a in acts:
-            if isinstance(a, Rally):
-                return a
+            if isinstance(a, Rally | LayBridge):
+                return a  # rally; an MTU-55 on the water lays its bridge
         for a in acts:
             if isinstance(a, Dismount):
                 u = st.units[a.unit]

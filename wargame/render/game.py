@@ -418,8 +418,9 @@ def actions_involving(
         ...         EndActivation()]
         >>> actions_involving(acts, unit="A", hex="K12")
         [Move(unit='A', to='K12', with_hq=False)]
-        >>> actions_involving(acts, unit="A", hex="L1", units_in_hex=["B"])
-        [Fire(unit='A', target='B', weapon='ap', with_hq=False)]
+        >>> fire = actions_involving(acts, unit="A", hex="L1", units_in_hex=["B"])
+        >>> [(type(a).__name__, a.target) for a in fire]
+        [('Fire', 'B')]
     """
     others = set(units_in_hex)
     out = []

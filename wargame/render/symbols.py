@@ -4,8 +4,9 @@ A symbol is a counter-coloured frame with the role icon of APP-6 / MIL-STD-2525
 land units drawn inside: an ellipse (tracks) for armour, a cross for infantry, both
 for mechanised infantry, a diagonal for reconnaissance, a staff for an HQ, a dome
 for air defence, a bow tie for helicopters, an inverted V for anti-tank, a tube
-and bomb for mortars.  Frames are rectangles for every side (the counters of the
-board game), filled with the nation's counter colour.  Markers show the counter's
+and bomb for mortars, the map sign of a bridge for bridge-layers.  Frames are
+rectangles for every side (the counters of the board game), filled with the
+nation's counter colour.  Markers show the counter's
 state: a white band for a reduced (flipped) counter, a yellow "D" for disrupted,
 a grey veil and tick for Ops Complete, and the number of units in a stack.
 
@@ -57,6 +58,7 @@ SYMBOL_KINDS: tuple[str, ...] = (
     "air_defence",
     "helicopter",
     "anti_tank",
+    "bridging",
     "unknown",
 )
 
@@ -77,6 +79,8 @@ _CLASS_KIND: dict[str, str] = {
     "unarmored_vehicle": "anti_tank",
     "support_weapon": "anti_tank",
     "anti_tank": "anti_tank",
+    "bridge_layer": "bridging",
+    "bridging": "bridging",
 }
 
 #: Width and height of a symbol picture in CSS pixels.
@@ -155,6 +159,18 @@ def _icon(kind: str) -> str:
         return (
             f"<path d='M{_X0 + 3:g},{_Y1:g} L{_CX:g},{_Y0 + 2:g} L{_X1 - 3:g},{_Y1:g}' "
             f"fill='none' stroke='{_INK}' stroke-width='1.3'/>"
+        )
+    if kind == "bridging":
+        # the map sign of a bridge: two brackets turned away from each other
+        return (
+            "".join(
+                f"<path d='M{_CX + sx * 3:g},{_Y0 + 2:g} Q{_CX + sx * 7:g},{_CY:g} "
+                f"{_CX + sx * 3:g},{_Y1 - 2:g}' fill='none' stroke='{_INK}' "
+                "stroke-width='1.4'/>"
+                for sx in (-1, 1)
+            )
+            + _line(_CX - 6, _Y0 + 3.5, _CX + 6, _Y0 + 3.5)
+            + _line(_CX - 6, _Y1 - 3.5, _CX + 6, _Y1 - 3.5)
         )
     return (
         f"<text x='{_CX:g}' y='{_CY + 4:g}' font-family='sans-serif' font-size='11' "

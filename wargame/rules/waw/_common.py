@@ -16,6 +16,7 @@ from wargame.engine import (
     RulesetBase,
     Scenario,
     Unit,
+    unit_change,
 )
 
 from .actions import (
@@ -35,9 +36,19 @@ from .combat import (
     Strength,
     UnitState,
     check_fire_kind,
+    effective_weapon,
 )
 
-__all__ = ["END_CHIT", "EVENT_KINDS", "PHASES", "STACK_LIMIT", "UnitInfo"]
+__all__ = [
+    "CHAOS_CHIT",
+    "END_CHIT",
+    "EVENT_KINDS",
+    "PHASES",
+    "STACK_LIMIT",
+    "SUPPORT_CHIT",
+    "Support",
+    "UnitInfo",
+]
 
 #: Phases as logged: setup, the Operations phase (chit draws), a formation's
 #: action phase, an opportunity-fire window inside it, the Clean-up phase, the end.
@@ -68,6 +79,15 @@ EVENT_KINDS = (
     "rally",
     "mount",
     "dismount",
+    "mode",
+    "wreck",
+    "sw_loss",
+    "indirect_fire",
+    "hide",
+    "support",
+    "support_fire",
+    "in_zone",
+    "chaos",
     "hq_move",
     "hq_move_check",
     "hq_captured",
@@ -78,6 +98,11 @@ EVENT_KINDS = (
     "chits_returned",
     "game_over",
 )
+#: ASSUMPTION 57 (WaW 5.2 costs not in the seeds): loading or unloading a
+#: platoon costs its carrier 1 MP.
+LOAD_MP = 1.0
+#: Seed 000 bridge units: laying or taking up an MTU-55 bridge costs 2 MP.
+BRIDGE_MP = 2.0
 #: The end-turn chit in the cup (WaW 1.7: two per cup).
 END_CHIT = "END"
 # WaW Stacking (seed 000): at most two units per hex.
@@ -103,10 +128,40 @@ class _Info:
     is_carrier: bool
     is_recon: bool
     mobility: str
+    is_helicopter: bool = False
+    is_mortar: bool = False
+    is_bridge_layer: bool = False
+    is_vehicle: bool = False
+    light_vehicle: bool = False  # light-armored or unarmored vehicle (1.3.4.2)
 
 
 #: Static facts about one unit (:meth:`WawRuleset.unit_info`).
 UnitInfo = _Info
+
+#: Cup chit prefix of an off-map fire support chit, and the chaos chit (WaW 1.7).
+SUPPORT_CHIT = "SUPPORT:"
+CHAOS_CHIT = "CHAOS"
+
+
+@dataclass(frozen=True, slots=True)
+class Support:
+    """An off-map artillery battery or air support of a scenario (WaW 1.7).
+
+    The seeds name the chits ("air support" chits go in the cup at set-up) and
+    the clean-up markers (smoke, ammunition depletion, "In Zone", "Artillery
+    Shock") but not their rules; the values are the scenario's estimates.
+    """
+
+    id: str
+    side: str
+    name: str
+    kind: str  # "artillery" | "air"
+    weapon: str  # "he" | "ap"
+    fp: int
+    to_hit: int
+    chits: int
+    missions: int
+    smoke: bool
 
 
 def _word(before: UnitState, after: UnitState) -> str:
@@ -126,7 +181,7 @@ def _plural(n: int, word: str) -> str:
 class _Snap:
     """Who is where, built once per state version (see ``WawRuleset._snap``)."""
 
-    __slots__ = ("at", "combat", "count", "hq", "state")
+    __slots__ = ("at", "bridges", "combat", "count", "hq", "state")
 
     def __init__(self, state: GameState, info: Mapping[str, _Info]) -> None:
         self.state = state
@@ -134,10 +189,13 @@ class _Snap:
         count: dict[tuple[str, str], int] = {}
         combat: dict[tuple[str, str], int] = {}
         hq: dict[str, Unit] = {}
+        bridges: dict[str, Unit] = {}
         for u in state.units.values():
             if u.destroyed or not isinstance(u.position, str):
                 continue
             h = u.position
+            if u.attrs.get("deployed"):
+                bridges[h] = u
             at.setdefault(h, []).append(u)
             i = info[u.id]
             if i.is_hq:
@@ -145,12 +203,14 @@ class _Snap:
             elif u.carried_by is None:
                 key = (h, u.side)
                 combat[key] = combat.get(key, 0) + 1
-                if i.counts:
+                # WaW stacking: a deployed bridge does not count.
+                if i.counts and not u.attrs.get("deployed"):
                     count[key] = count.get(key, 0) + 1
         self.at = at
         self.count = count
         self.combat = combat
         self.hq = hq
+        self.bridges = bridges
 
     def units(self, h: str) -> list[Unit]:
         return self.at.get(h, [])
@@ -186,6 +246,7 @@ class _Queries(RulesetBase):
     side_ids: tuple[str, ...]
     objectives: tuple[tuple[str, int, str], ...]
     catalog: Mapping[str, UnitType]
+    supports: dict[str, Support]
     _snap_cache: tuple[GameState, int, _Snap] | None
 
     # ------------------------------------------------------------------ #
@@ -206,7 +267,158 @@ class _Queries(RulesetBase):
         return b if side == a else a
 
     def _side_vals(self, u: Unit) -> UnitSide:
-        return self.info[u.id].utype.side(u.strength == "reduced")
+        # WaW 9.0: a helicopter shows the side of its current mode.
+        return self.info[u.id].utype.side(u.strength == "reduced", u.attrs.get("mode"))
+
+    def _hidden(self, state: GameState, t: Unit, at: str | None = None) -> bool:
+        """WaW 6.1.5 hiding, and recon negating it (1.3.4.4).
+
+        ASSUMPTION 50 (6.1.5 is not in the seeds; seed 001's M48 example gives the
+        T-64 "hidden" in ruins a bonus die on top of the terrain dice, while the
+        TOW jeep in woods of seed 000 rolls its terrain die only): hiding is a
+        unit's action (:class:`~.actions.Hide`) in terrain with defence dice; a
+        hiding unit rolls one extra defence die (``concealment_dice``, within the
+        armored cap of two terrain dice) until it moves, fires or assaults.  It
+        gets no bonus while an enemy recon unit (on the map, not disrupted) has
+        its hex in line of sight (1.3.4.4).
+        """
+        h = at or t.position
+        if not t.attrs.get("hiding") or not isinstance(h, str):
+            return False
+        if self.board.defence_dice(h) <= 0:
+            return False
+        return self._recon_watching(state, t.side, h) is None
+
+    def _recon_watching(self, state: GameState, side: str, h: str) -> Unit | None:
+        """An enemy recon unit with ``h`` in its LOS (WaW 1.3.4.4), if any."""
+        for x in state.units.values():
+            if (
+                x.side == side
+                or x.destroyed
+                or not self.info[x.id].is_recon
+                or not isinstance(x.position, str)
+                or x.carried_by is not None
+                or x.disrupted
+            ):
+                continue
+            if self._ground_los(state, x.position, h):
+                return x
+        return None
+
+    @staticmethod
+    def _unhide(u: Unit) -> tuple[Any, ...]:
+        """A hiding unit that moves, fires or assaults is hiding no more."""
+        return unit_change(u.id, hiding=None) if u.attrs.get("hiding") else ()
+
+    # -- MTU-55 bridges (seed 000 "bridge units") -------------------------- #
+    def _bridges(self, state: GameState) -> dict[str, Unit]:
+        """Deployed bridges: water hex -> the bridge-layer unit."""
+        return self._snap(state).bridges
+
+    @staticmethod
+    def _bridgeable(board: WawBoard, h: str) -> bool:
+        """A river/stream (or open water) hex a bridge layer may span."""
+        return board.is_water(h) or board.waterway.get(h) == "stream"
+
+    def _enter_costs(self, state: GameState, u: Unit) -> dict[str, float]:
+        """Entry costs that replace the chart's for ``u`` in this state.
+
+        Seed 000 bridge units: crossing a deployed bridge costs 2 MP, 3 if the
+        bridge is disrupted; the MTU-55 itself may drive onto river and stream
+        hexes (ASSUMPTION 56: at 1 MP, like clear terrain, to lay its span).
+        Helicopters fly over everything.
+        """
+        i = self.info[u.id]
+        if i.is_helicopter:
+            return {}
+        out: dict[str, float] = {}
+        if i.is_bridge_layer and not u.attrs.get("deployed"):
+            out.update(dict.fromkeys(self._bridgeable_hexes(), 1.0))
+        for h, b in self._bridges(state).items():
+            if b.side == u.side:
+                out[h] = 3.0 if b.disrupted else 2.0
+        return out
+
+    def _bridgeable_hexes(self) -> frozenset[str]:
+        hit = self.__dict__.get("_bridgeable_set")
+        if hit is None:
+            hit = frozenset(
+                h for h in self.board.labels if self._bridgeable(self.board, h)
+            )
+            self.__dict__["_bridgeable_set"] = hit
+        return hit  # type: ignore[no-any-return]
+
+    def _enter_cost(
+        self, state: GameState, u: Unit, a: str, b: str, *, assault: bool = False
+    ) -> float:
+        """MP for ``u`` to move from ``a`` into adjacent ``b`` in this state.
+
+        ``assault``: to assault ``b`` (seed 000: a laid bridge may be assaulted,
+        so the enemy's bridge hex is entered at the crossing cost too).
+        """
+        i = self.info[u.id]
+        if not i.is_helicopter:
+            if (
+                i.is_bridge_layer
+                and not u.attrs.get("deployed")
+                and self._bridgeable(self.board, b)
+            ):
+                return 1.0
+            bridge = self._bridges(state).get(b)
+            if bridge is not None and (assault or bridge.side == u.side):
+                return 3.0 if bridge.disrupted else 2.0
+        return self.board.move_cost(a, b, i.mobility)
+
+    def _indirect_target(self, x: Unit) -> bool:
+        """ASSUMPTION 49: indirect (HE) fire hits what HE may hit, not helicopters."""
+        tt = self._target_type(x)
+        return ("he", tt) in _ALLOWED and not self.info[x.id].is_helicopter
+
+    def _support_targets(self, snap: _Snap, sup: Support, h: str) -> list[Unit]:
+        """Enemy units at ``h`` the support's fire kind may hit (no helicopters)."""
+        return [
+            x
+            for x in self._combatants(snap, h, self.enemy_of(sup.side))
+            if (sup.weapon, self._target_type(x)) in _ALLOWED
+            and not self.info[x.id].is_helicopter
+        ]
+
+    def _high(self, u: Unit) -> bool:
+        """A helicopter flying high (WaW 9.0 modes)."""
+        return self.info[u.id].is_helicopter and u.attrs.get("mode") == "high"
+
+    def _los(self, state: GameState, u: Unit, frm: str, t: Unit, to: str) -> bool:
+        """Line of sight between two units (WaW 7.0, helicopter modes, smoke).
+
+        Adjacent hexes always see each other (WaW 6.1).  ASSUMPTION 42 (the player
+        aid's helicopter LOS table is not in the seeds): a helicopter flying high
+        sees and is seen from every hex (it is above every obstacle, smoke too);
+        a helicopter in low mode (nap of the earth) uses the ground LOS of its
+        hex.  Smoke: see :meth:`_smoked`.
+        """
+        if frm == to or self.board.distance(frm, to) <= 1:
+            return True
+        if self._high(u) or self._high(t):
+            return True
+        return self._ground_los(state, frm, to)
+
+    def _ground_los(self, state: GameState, frm: str, to: str) -> bool:
+        """Ground LOS between two hexes: the map's, then smoke (adjacent: yes)."""
+        if frm == to or self.board.distance(frm, to) <= 1:
+            return True
+        return self.board.visible(frm, to) and not self._smoked(state, frm, to)
+
+    def _smoked(self, state: GameState, frm: str, to: str) -> bool:
+        """WaW clean-up "smoke markers" (ASSUMPTION 54: rules not in the seeds).
+
+        A smoke marker blocks ground LOS into, out of and through its hex
+        (adjacent hexes still see each other).
+        """
+        smoke = state.vars.get("smoke")
+        if not smoke:
+            return False
+        hexes = {h for h, _level in smoke}
+        return any(h in hexes for h in self.board.line(frm, to))
 
     def _mp(self, u: Unit) -> float:
         return float(self._side_vals(u).movement)
@@ -260,7 +472,9 @@ class _Queries(RulesetBase):
         always in command; a formation whose HQ is destroyed is out of command.
         """
         i = self.info[u.id]
-        if i.is_hq:
+        if i.is_hq or i.is_helicopter:
+            # ASSUMPTION 43: helicopters (controlled by radio from their own HQ off
+            # the map) are always in command.
             return True
         hq = self._hq_unit(state, u.formation)
         if hq is None or hq.destroyed or not isinstance(u.position, str):
@@ -273,6 +487,7 @@ class _Queries(RulesetBase):
         hq = snap.hq.get(u.position)  # type: ignore[arg-type]
         if (
             hq is None
+            or self.info[u.id].is_helicopter
             or hq.formation != u.formation
             or hq.attrs.get("lead_used")
             or self._leadership(hq) <= 0
@@ -282,6 +497,10 @@ class _Queries(RulesetBase):
 
     def _why_no_leader(self, snap: _Snap, u: Unit) -> str | None:
         hq = snap.hq.get(u.position)  # type: ignore[arg-type]
+        if self.info[u.id].is_helicopter:
+            # WaW Helicopters (seed 000): they attack separately from the other
+            # units of their hex, so no HQ lends them its leadership.
+            return f"{u.name} is a helicopter: it attacks alone, without HQ leadership"
         if hq is None or hq.formation != u.formation:
             return f"{u.name} has no HQ of its formation in its hex ({u.position})"
         if hq.attrs.get("lead_used"):
@@ -315,7 +534,7 @@ class _Queries(RulesetBase):
 
     def _weapons(self, u: Unit) -> list[tuple[str, Weapon]]:
         """The unit's firepower blocks; an attached support weapon is ``"sw"``."""
-        key = (u.type, u.strength, u.attrs.get("sw"))
+        key = (u.type, u.strength, u.attrs.get("sw"), u.attrs.get("mode"))
         cache = self.__dict__.setdefault("_weapons_cache", {})
         hit = cache.get(key)
         if hit is not None:
@@ -370,6 +589,7 @@ class _Queries(RulesetBase):
             self.info[hq.id].mobility,
             self._mp(hq) - self._spent(hq),
             enemy_hexes,
+            self._enter_costs(snap.state, hq),
         )
 
     def _fire_options(
@@ -393,15 +613,29 @@ class _Queries(RulesetBase):
             seen: bool | None = None
             for kind, w in weapons:
                 real = sw[1] if kind == "sw" and sw is not None else kind
-                if (real, tt) not in _ALLOWED or (d > 1 and d - 1 > self._reach(w)):
+                if (real, tt) not in _ALLOWED:
+                    continue
+                # WaW 1.3.4.5: only AA fire keeps its whole range against aircraft.
+                if d > 1 and d - 1 > self._reach(effective_weapon(w, real, tt)):
                     continue
                 if seen is None:
-                    seen = d == 1 or self.board.visible(here, t.position)  # type: ignore[arg-type]
+                    seen = self._los(snap.state, u, here, t, t.position)  # type: ignore[arg-type]
                 if not seen:
                     break
                 out.append(Fire(u.id, t.id, kind))
                 if lead:
                     out.append(Fire(u.id, t.id, kind, True))
+        if sw is not None and sw[0].attaches_to == "infantry":
+            # WaW 1.3.5: infantry fires its SW together with its own weapon, at
+            # the same target or another.
+            sw_targets = [o.target for o in out if o.weapon == "sw" and not o.with_hq]  # type: ignore[attr-defined]
+            if sw_targets:
+                out += [
+                    Fire(o.unit, o.target, o.weapon, o.with_hq, t2)  # type: ignore[attr-defined]
+                    for o in list(out)
+                    if o.weapon != "sw"  # type: ignore[attr-defined]
+                    for t2 in sw_targets
+                ]
         return out
 
     def _opp_fire_options(self, snap: _Snap, mover: Unit) -> list[Action]:

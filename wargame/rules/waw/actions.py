@@ -24,15 +24,22 @@ __all__ = [
     "ACTION_TYPES",
     "Activate",
     "Assault",
+    "CallSupport",
     "Defer",
     "Dismount",
     "EndActivation",
     "Fire",
+    "Hide",
+    "HoldSupport",
+    "IndirectFire",
+    "LayBridge",
     "Mount",
     "Move",
     "MoveHQ",
     "Pass",
     "Rally",
+    "RecoverBridge",
+    "SetMode",
 ]
 
 
@@ -73,13 +80,32 @@ class MoveHQ(Action):
 
 @dataclass(frozen=True)
 class Fire(Action):
-    """Ranged fire (WaW 6.1) or opportunity fire (6.2) with AP, HE or AA."""
+    """Ranged fire (WaW 6.1) or opportunity fire (6.2) with AP, HE or AA.
+
+    ``sw_target``: an infantry platoon fires its support weapon in the same
+    action at this target (the same or another unit, WaW 1.3.5); left empty,
+    the SW does not fire this action.
+    """
 
     type = "fire"
     unit: str
     target: str
     weapon: str
     with_hq: bool = False
+    sw_target: str | None = None
+
+
+@dataclass(frozen=True)
+class IndirectFire(Action):
+    """A mortar fires at a hex out of its own sight, seen by a spotter (1.3.4.3).
+
+    ``spotter``: a friendly HQ or recon unit with the hex in its line of sight.
+    """
+
+    type = "indirect_fire"
+    unit: str
+    hex: str
+    spotter: str
 
 
 @dataclass(frozen=True)
@@ -118,6 +144,62 @@ class Dismount(Action):
 
 
 @dataclass(frozen=True)
+class CallSupport(Action):
+    """Call the drawn off-map fire support chit on a hex (WaW 1.7 chits).
+
+    ``spotter``: a friendly HQ or recon unit that sees the hex (1.3.4.4);
+    ``smoke``: artillery fires smoke instead of HE.
+    """
+
+    type = "call_support"
+    support: str
+    hex: str
+    spotter: str
+    smoke: bool = False
+
+
+@dataclass(frozen=True)
+class HoldSupport(Action):
+    """Let the drawn fire support chit go unused this turn."""
+
+    type = "hold_support"
+    support: str
+
+
+@dataclass(frozen=True)
+class LayBridge(Action):
+    """An MTU-55 in a river or stream hex lays its bridge (2 MP)."""
+
+    type = "lay_bridge"
+    unit: str
+
+
+@dataclass(frozen=True)
+class RecoverBridge(Action):
+    """An MTU-55 takes its bridge up again (2 MP); it may then move on."""
+
+    type = "recover_bridge"
+    unit: str
+
+
+@dataclass(frozen=True)
+class Hide(Action):
+    """A unit in cover hides (WaW 6.1.5): an extra defence die until it acts."""
+
+    type = "hide"
+    unit: str
+
+
+@dataclass(frozen=True)
+class SetMode(Action):
+    """A helicopter turns its counter to ``"low"`` or ``"high"`` mode (WaW 9.0)."""
+
+    type = "set_mode"
+    unit: str
+    mode: str
+
+
+@dataclass(frozen=True)
 class EndActivation(Action):
     """End the active formation's action phase."""
 
@@ -139,10 +221,17 @@ ACTION_TYPES: dict[str, type[Action]] = {
         Move,
         MoveHQ,
         Fire,
+        IndirectFire,
         Assault,
         Rally,
         Mount,
         Dismount,
+        SetMode,
+        Hide,
+        CallSupport,
+        HoldSupport,
+        LayBridge,
+        RecoverBridge,
         EndActivation,
         Pass,
     )

@@ -93,6 +93,7 @@ class UnitClass(StrEnum):
     AA = "aa"
     SUPPORT_WEAPON = "support_weapon"
     HELICOPTER = "helicopter"
+    BRIDGE_LAYER = "bridge_layer"
 
 
 class Mobility(StrEnum):
@@ -224,8 +225,14 @@ class UnitType(_Sourced):
     carrier: bool = Field(False, description="movement printed in a circle")
     one_sided: bool = Field(False, description="single-sided counter (AA, SW, ...)")
     attaches_to: Literal["infantry", "tank"] | None = None
+    platforms: tuple[str, ...] = Field(
+        (), description="tank SWs: the tank types that can fire it (WaW 1.3.5)"
+    )
     full: UnitSide
     reduced: UnitSide | None = None
+    high: UnitSide | None = Field(
+        None, description="helicopters: the high-flying side (WaW 9.0 modes)"
+    )
 
     @model_validator(mode="after")
     def _consistent(self) -> UnitType:
@@ -259,6 +266,24 @@ class UnitType(_Sourced):
             self.mobility is not Mobility.AIR or not self.one_sided
         ):
             raise ValueError("helicopter must have mobility 'air' and be one_sided")
+        # WaW 9.0 (seed 000 "Helicopters"): two modes on the two sides of the
+        # counter, each with its own firepower; the armor is the airframe's.
+        if (c is UnitClass.HELICOPTER) != (self.high is not None):
+            raise ValueError("helicopters (and only they) need a [high] mode side")
+        if self.high is not None and (self.high.armor, self.high.save) != (
+            full.armor,
+            full.save,
+        ):
+            raise ValueError("a helicopter's two modes have the same armor and save")
+        if self.platforms and self.attaches_to != "tank":
+            raise ValueError("platforms is for tank support weapons (ATGMs)")
+        if self.attaches_to == "tank" and not self.platforms:
+            raise ValueError("a tank support weapon lists the tank types (platforms)")
+        if c is UnitClass.BRIDGE_LAYER and (
+            self.mobility is not Mobility.TRACKED or not self.one_sided
+        ):
+            # WaW bridge units (seed 000): one hit disrupts, a second removes it.
+            raise ValueError("a bridge layer is tracked and one_sided")
         is_sw = c is UnitClass.SUPPORT_WEAPON
         if is_sw != (self.attaches_to is not None):
             raise ValueError("attaches_to is for support weapons, and required there")
@@ -268,8 +293,14 @@ class UnitType(_Sourced):
             raise ValueError("only vehicles can be carriers")
         return self
 
-    def side(self, reduced: bool = False) -> UnitSide:
-        """The full or reduced side (a one-sided counter has only ``full``)."""
+    def side(self, reduced: bool = False, mode: str | None = None) -> UnitSide:
+        """The full or reduced side (a one-sided counter has only ``full``).
+
+        For helicopters ``mode="high"`` gives the high-flying side (WaW 9.0);
+        any other mode gives ``full``, the low (nap-of-the-earth) side.
+        """
+        if mode == "high" and self.high is not None:
+            return self.high
         if reduced and self.reduced is not None:
             return self.reduced
         return self.full

@@ -39,6 +39,7 @@ from .catalog import (
     AttackKind,
     TargetType,
     TerrainChart,
+    UnitClass,
     UnitSide,
     UnitType,
     Weapon,
@@ -73,6 +74,7 @@ __all__ = [
     "count_successes",
     "default_attack_kind",
     "defence_factors",
+    "effective_weapon",
     "fire_factors",
     "hit_damage",
     "hit_result",
@@ -80,6 +82,7 @@ __all__ = [
     "range_band",
     "resolve_assault",
     "resolve_fire",
+    "resolve_support_fire",
     "roll_fire",
     "rule_range",
     "spread_hits",
@@ -276,6 +279,7 @@ def weapon_fire_factors(
     moving: bool = False,
     leadership: int = 0,
     adjacent: bool = False,
+    extra_to_hit: Sequence[tuple[str, int]] = (),
 ) -> tuple[RangeBand, FireFactors]:
     """Range band and fire factors of one counter weapon at a given range.
 
@@ -312,6 +316,7 @@ def weapon_fire_factors(
         mods.append(("moving", MOVING_FIRE_PENALTY))
     if leadership < 0:
         raise ValueError("leadership must be >= 0")
+    mods += list(extra_to_hit)
     return band, fire_factors(
         weapon.fp, weapon.to_hit, to_hit_modifiers=mods, firepower_bonus=leadership
     )
@@ -465,6 +470,31 @@ def default_attack_kind(side: UnitSide, target_type: TargetType) -> AttackKind:
     return AttackKind.AP if side.ap is not None else AttackKind.HE
 
 
+def effective_weapon(
+    weapon: Weapon, kind: AttackKind | str, target_type: TargetType | str
+) -> Weapon:
+    """The weapon as it fires at this target type (ranges against aircraft).
+
+    WaW 1.3.4.5 (seed 000): AA fire at aircraft does *not* halve its range, which
+    implies that other fire at aircraft does.  ASSUMPTION 43 (the player aid is not
+    in the seeds): AP and HE fire at a helicopter uses half the printed range
+    (rounded down); AA fire uses the full range.
+
+    Examples:
+        >>> from wargame.rules.waw import get_unit
+        >>> effective_weapon(get_unit("zsu23_4").full.he, "he", "aircraft").range
+        3
+        >>> effective_weapon(get_unit("zsu23_4").full.aa, "aa", "aircraft").range
+        13
+    """
+    if TargetType(target_type) is TargetType.AIRCRAFT and AttackKind(kind) in (
+        AttackKind.AP,
+        AttackKind.HE,
+    ):
+        return weapon.model_copy(update={"range": weapon.range // 2})
+    return weapon
+
+
 @dataclass(frozen=True)
 class FirePlan:
     """Everything about a shot that is known before any die is rolled."""
@@ -474,6 +504,7 @@ class FirePlan:
     kind: AttackKind
     target_type: TargetType
     target_one_sided: bool
+    target_fragile: bool
     range_hexes: int
     band: RangeBand
     terrain: str
@@ -496,6 +527,8 @@ def plan_fire(
     concealment_dice: int = 0,
     adjacent: bool = False,
     chart: TerrainChart | None = None,
+    attacker_mode: str | None = None,
+    extra_to_hit: Sequence[tuple[str, int]] = (),
 ) -> FirePlan:
     """Work out the fire and save dice of one unit type firing at another.
 
@@ -514,6 +547,9 @@ def plan_fire(
             "cover" bonus of the seed's M48 example; hiding 6.1.5 is a GAP).
         adjacent: the target is in an adjacent hex.
         chart: terrain chart (default: the shipped one).
+        attacker_mode: a helicopter's mode, ``"low"`` (default) or ``"high"``
+            (WaW 9.0: each side of the counter has its own firepower).
+        extra_to_hit: further (reason, modifier) pairs, e.g. Artillery Shock.
 
     Raises:
         IllegalFireError: no such weapon, wrong target type, or out of range.
@@ -524,7 +560,8 @@ def plan_fire(
         ('extended', 4, 2)
     """
     att, tgt = get_unit(attacker), get_unit(target)
-    side = att.side(attacker_reduced)
+    # WaW 9.0: a helicopter fires with the values of the side (mode) it shows.
+    side = att.side(attacker_reduced, attacker_mode)
     target_type = tgt.target_type(target_reduced)
     if kind is None:
         kind = default_attack_kind(side, target_type)
@@ -533,8 +570,15 @@ def plan_fire(
     weapon = side.weapon(kind)
     if weapon is None or weapon.fp == 0:
         raise IllegalFireError(f"{att.id} has no {kind.name} firepower")
+    # WaW 1.3.4.5: only AA fire keeps its full range against aircraft.
+    weapon = effective_weapon(weapon, kind, target_type)
     band, fire = weapon_fire_factors(
-        weapon, range_hexes, moving=moving, leadership=leadership, adjacent=adjacent
+        weapon,
+        range_hexes,
+        moving=moving,
+        leadership=leadership,
+        adjacent=adjacent,
+        extra_to_hit=extra_to_hit,
     )
     if concealment_dice < 0:
         raise ValueError("concealment_dice must be >= 0")
@@ -552,6 +596,7 @@ def plan_fire(
         kind=kind,
         target_type=target_type,
         target_one_sided=tgt.one_sided,
+        target_fragile=tgt.unit_class is UnitClass.BRIDGE_LAYER,
         range_hexes=range_hexes,
         band=band,
         terrain=terrain,
@@ -739,15 +784,25 @@ def hit_result(
     state: UnitState = FRESH,
     *,
     one_sided: bool = False,
+    fragile: bool = False,
 ) -> HitResult:
     """Apply ``net_hits`` of ``kind`` fire to a unit in ``state``.
+
+    ``fragile``: an MTU-55 bridge (seed 000 bridge units): one hit disrupts it,
+    a second one removes it, also when it comes in a later attack.
 
     Examples:
         >>> hit_result(2, "unarmored", "he").after
         UnitState(strength=<Strength.REDUCED: 'reduced'>, disrupted=True)
+        >>> hit_result(1, "light_armored", "he", UnitState(disrupted=True),
+        ...            one_sided=True, fragile=True).after.destroyed
+        True
     """
     damage = hit_damage(net_hits, target_type, kind)
     after = apply_damage(state, damage, one_sided=one_sided)
+    if fragile and state.disrupted and net_hits > 0:
+        # seed 000 bridge units: the second hit removes the bridge
+        after = _DESTROYED
     return HitResult(net_hits, damage, state, after)
 
 
@@ -775,6 +830,8 @@ def resolve_fire(
     concealment_dice: int = 0,
     adjacent: bool = False,
     chart: TerrainChart | None = None,
+    attacker_mode: str | None = None,
+    extra_to_hit: Sequence[tuple[str, int]] = (),
 ) -> FireResult:
     """Resolve one ranged attack (WaW 6.1) between two unit types.
 
@@ -797,6 +854,7 @@ def resolve_fire(
         concealment_dice: extra defence dice (see :func:`plan_fire`).
         adjacent: target in an adjacent hex.
         chart: terrain chart (default: the shipped one).
+        attacker_mode: a helicopter's mode (see :func:`plan_fire`).
 
     Returns:
         The plan, every die rolled, and the target's state after the shot.
@@ -825,6 +883,8 @@ def resolve_fire(
         concealment_dice=concealment_dice,
         adjacent=adjacent,
         chart=chart,
+        attacker_mode=attacker_mode,
+        extra_to_hit=extra_to_hit,
     )
     roll = roll_fire(rng, plan.fire, plan.defence)
     result = hit_result(
@@ -833,8 +893,54 @@ def resolve_fire(
         plan.kind,
         target_state,
         one_sided=plan.target_one_sided,
+        fragile=plan.target_fragile,
     )
     return FireResult(plan, roll, result)
+
+
+def resolve_support_fire(
+    rng: np.random.Generator,
+    firepower: int,
+    to_hit: int,
+    target: UnitType | str,
+    *,
+    kind: AttackKind | str = AttackKind.HE,
+    terrain_dice: int = 0,
+    target_state: UnitState = FRESH,
+) -> tuple[FireRoll, HitResult]:
+    """Off-map artillery or air support firing at one unit (WaW 1.7 chits).
+
+    ASSUMPTION 51 (the artillery rules are not in the seeds): resolved like ranged
+    fire (6.1) with the support's firepower and to-hit, no range modifier; the
+    target saves as usual (terrain dice, armor).
+
+    Raises:
+        IllegalFireError: the fire kind cannot hit that target.
+
+    Examples:
+        >>> from wargame.rules.waw import FixedDice
+        >>> roll, res = resolve_support_fire(FixedDice([5, 5, 1]), 3, 5,
+        ...                                  "ussr_infantry")
+        >>> roll.net_hits, res.after.reduced
+        (2, True)
+    """
+    tgt = get_unit(target)
+    target_type = tgt.target_type(target_state.reduced)
+    check_fire_kind(kind, target_type)
+    fire = fire_factors(firepower, to_hit)
+    defence = defence_factors(
+        tgt, reduced=target_state.reduced, terrain_dice=terrain_dice
+    )
+    roll = roll_fire(rng, fire, defence)
+    res = hit_result(
+        roll.net_hits,
+        target_type,
+        kind,
+        target_state,
+        one_sided=tgt.one_sided,
+        fragile=tgt.unit_class is UnitClass.BRIDGE_LAYER,
+    )
+    return roll, res
 
 
 # ---------------------------------------------------------------------------

@@ -85,8 +85,7 @@ class FixedDice(np.random.Generator):
         n = 1 if size is None else int(np.prod(size))
         if n > len(self._faces):
             raise DiceExhaustedError(
-                f"FixedDice asked for {n} more face(s) but only "
-                f"{len(self._faces)} left"
+                f"FixedDice asked for {n} more face(s) but only {len(self._faces)} left"
             )
         out, self._faces = self._faces[:n], self._faces[n:]
         return out

@@ -19,13 +19,16 @@ from math import comb
 
 import pandas as pd
 
-from .catalog import AttackKind, TerrainChart, UnitType
+from .catalog import AttackKind, TerrainChart, UnitClass, UnitType
 from .combat import (
     FRESH,
     FireFactors,
     SaveFactors,
     UnitState,
+    check_fire_kind,
+    defence_factors,
     fire_factors,
+    get_unit,
     hit_result,
     plan_fire,
     save_factors,
@@ -38,6 +41,7 @@ __all__ = [
     "odds",
     "result_odds",
     "result_probabilities",
+    "support_result_probabilities",
 ]
 
 OUTCOMES = ("no effect", "disrupted", "reduced", "destroyed")
@@ -128,11 +132,14 @@ def odds(
     concealment_dice: int = 0,
     adjacent: bool = False,
     chart: TerrainChart | None = None,
+    attacker_mode: str | None = None,
 ) -> pd.Series:
     """Exact net-hit distribution of one unit type firing at another.
 
     Same arguments as :func:`~wargame.rules.waw.combat.plan_fire` (``range_hexes``
-    is counted as in :func:`~wargame.rules.waw.combat.rule_range`).
+    is counted as in :func:`~wargame.rules.waw.combat.rule_range``); AA fire at
+    helicopters (``kind="aa"``) and a helicopter's mode (``attacker_mode``) are
+    covered like any other shot.
 
     Returns:
         P(net hits = k), k = 0..printed firepower + leadership.
@@ -140,6 +147,8 @@ def odds(
     Examples:
         >>> odds("t72", "tow_jeep", 6, "woods").round(4).tolist()
         [0.3292, 0.3621, 0.2305, 0.07, 0.0082]
+        >>> odds("zsu23_4", "mi24", 10, kind="aa").round(4).tolist()
+        [0.1875, 0.375, 0.3333, 0.1042]
     """
     plan = plan_fire(
         attacker,
@@ -154,6 +163,7 @@ def odds(
         concealment_dice=concealment_dice,
         adjacent=adjacent,
         chart=chart,
+        attacker_mode=attacker_mode,
     )
     size = plan.fire.printed_firepower + plan.fire.firepower_bonus
     return _series(net_hit_pmf(plan.fire, plan.defence), size, plan.fire, plan.defence)
@@ -173,6 +183,7 @@ def result_odds(
     concealment_dice: int = 0,
     adjacent: bool = False,
     chart: TerrainChart | None = None,
+    attacker_mode: str | None = None,
 ) -> pd.Series:
     """Exact chances of each result on the target: no effect ... destroyed.
 
@@ -196,6 +207,7 @@ def result_odds(
         concealment_dice=concealment_dice,
         adjacent=adjacent,
         chart=chart,
+        attacker_mode=attacker_mode,
     )
     s = pd.Series({k: float(v) for k, v in probs.items()}, name="p")
     s.index.name = "result"
@@ -216,6 +228,7 @@ def result_probabilities(
     concealment_dice: int = 0,
     adjacent: bool = False,
     chart: TerrainChart | None = None,
+    attacker_mode: str | None = None,
 ) -> dict[str, Fraction]:
     """:func:`result_odds` as a plain dict of exact fractions (no pandas).
 
@@ -239,6 +252,7 @@ def result_probabilities(
         concealment_dice=concealment_dice,
         adjacent=adjacent,
         chart=chart,
+        attacker_mode=attacker_mode,
     )
     totals = dict.fromkeys(OUTCOMES, Fraction(0))
     for k, p in enumerate(net_hit_pmf(plan.fire, plan.defence)):
@@ -248,6 +262,55 @@ def result_probabilities(
             plan.kind,
             target_state,
             one_sided=plan.target_one_sided,
+            fragile=plan.target_fragile,
+        )
+        if r.after.destroyed:
+            label = "destroyed"
+        elif r.after.strength is not r.before.strength:
+            label = "reduced"
+        elif r.after.disrupted and not r.before.disrupted:
+            label = "disrupted"
+        else:
+            label = "no effect"
+        totals[label] += p
+    return totals
+
+
+def support_result_probabilities(
+    firepower: int,
+    to_hit: int,
+    target: UnitType | str,
+    *,
+    kind: AttackKind | str = AttackKind.HE,
+    terrain_dice: int = 0,
+    target_state: UnitState = FRESH,
+) -> dict[str, Fraction]:
+    """Exact result odds of off-map or indirect fire at one unit.
+
+    The same steps as :func:`~wargame.rules.waw.combat.resolve_support_fire`
+    (firepower and to-hit, the target's defence dice), without dice.
+
+    Examples:
+        >>> p = support_result_probabilities(3, 5, "ussr_infantry")
+        >>> sum(p.values()) == 1, round(float(p["no effect"]), 4)
+        (True, 0.2963)
+    """
+    tgt = get_unit(target)
+    target_type = tgt.target_type(target_state.reduced)
+    check_fire_kind(kind, target_type)
+    fire = fire_factors(firepower, to_hit)
+    defence = defence_factors(
+        tgt, reduced=target_state.reduced, terrain_dice=terrain_dice
+    )
+    totals = dict.fromkeys(OUTCOMES, Fraction(0))
+    for k, p in enumerate(net_hit_pmf(fire, defence)):
+        r = hit_result(
+            k,
+            target_type,
+            kind,
+            target_state,
+            one_sided=tgt.one_sided,
+            fragile=tgt.unit_class is UnitClass.BRIDGE_LAYER,
         )
         if r.after.destroyed:
             label = "destroyed"

@@ -19,6 +19,8 @@ from wargame.engine import (
 
 from ._common import (
     _KIND_NAMES,
+    BRIDGE_MP,
+    LOAD_MP,
     STACK_LIMIT,
     _Queries,
     _Snap,
@@ -26,15 +28,22 @@ from ._common import (
 from .actions import (
     Activate,
     Assault,
+    CallSupport,
     Defer,
     Dismount,
     EndActivation,
     Fire,
+    Hide,
+    HoldSupport,
+    IndirectFire,
+    LayBridge,
     Mount,
     Move,
     MoveHQ,
     Pass,
     Rally,
+    RecoverBridge,
+    SetMode,
 )
 from .catalog import (
     Mobility,
@@ -43,6 +52,7 @@ from .catalog import (
 from .combat import (
     IllegalFireError,
     check_fire_kind,
+    effective_weapon,
     range_band,
 )
 
@@ -73,6 +83,13 @@ class _Orders(_Queries):
         v = state.vars
         if need == "chit":
             return None if v.get("drawn") else "no formation chit awaits a decision"
+        if need == "support":
+            if v.get("support"):
+                return None
+            return "no fire support chit awaits a decision"
+        if v.get("support"):
+            sup = self.supports[v["support"]]
+            return f"the fire support chit of {sup.name} was drawn: call or hold it"
         if v.get("drawn"):
             f = state.formations[v["drawn"]]
             return f"the chit of {f.name} was drawn: activate or defer it first"
@@ -166,14 +183,17 @@ class _Orders(_Queries):
 
     def _move_reason(self, snap: _Snap, u: Unit, to: Any, with_hq: bool) -> str | None:
         st = snap.state
+        if u.attrs.get("deployed"):
+            return f"{u.name} has laid its bridge: take it up first"
         frm: str = u.position  # type: ignore[assignment]
         board = self.board
         if to not in board:
             return f"{to!r} is not a hex of the map"
         if to not in board.neighbors[frm]:
             return f"{to} is not adjacent to {u.name} at {frm}"
-        # WaW 5.0: movement points, terrain and road costs (terrain chart).
-        cost = board.move_cost(frm, to, self.info[u.id].mobility)
+        # WaW 5.0: movement points, terrain and road costs (terrain chart);
+        # deployed MTU-55 bridges (seed 000 bridge units).
+        cost = self._enter_cost(st, u, frm, to)
         if cost == math.inf:
             return f"{u.name} cannot enter {to} ({self._terrain_text(to)})"
         left = self._mp(u) - self._spent(u)
@@ -181,6 +201,13 @@ class _Orders(_Queries):
             return f"{u.name} has {left:g} MP left; entering {to} costs {cost:g}"
         if snap.combat.get((to, self.enemy_of(u.side))):
             return f"{to} holds enemy units: assault it instead"
+        if self.info[u.id].light_vehicle and to in st.vars.get("wrecks", ()):
+            # WaW 1.3.4.2: light-armored and unarmored vehicles keep clear of
+            # wreck markers (ASSUMPTION 48: they may not enter a wreck hex).
+            return (
+                f"{u.name} is a light-armored/unarmored vehicle and may not enter "
+                f"the wreck hex {to} (WaW 1.3.4.2)"
+            )
         # WaW Stacking: at most two units per hex, always.
         n = snap.count.get((to, u.side), 0) + (1 if self.info[u.id].counts else 0)
         if n > STACK_LIMIT:
@@ -305,7 +332,45 @@ class _Orders(_Queries):
         if t.carried_by is not None:
             return f"{t.name} is aboard {state.units[t.carried_by].name}: fire at it"
         moving = not opp and self._spent(u) > 0
-        return self._fire_reason(self._snap(state), u, t, a.weapon, a.with_hq, moving)
+        snap = self._snap(state)
+        r = self._fire_reason(snap, u, t, a.weapon, a.with_hq, moving)
+        if r or a.sw_target is None:
+            return r
+        return self._sw_target_reason(state, snap, u, a, moving, opp)
+
+    def _sw_target_reason(
+        self, state: GameState, snap: _Snap, u: Unit, a: Fire, moving: bool, opp: bool
+    ) -> str | None:
+        """WaW 1.3.5: an infantry platoon fires its SW together with its weapon.
+
+        ASSUMPTION 45: the SW may also fire alone (``weapon="sw"``, the platoon's
+        own weapon holds); either way it is the platoon's one fire action.
+        """
+        sw = self._sw(u)
+        if sw is None:
+            return f"{u.name} has no support weapon"
+        if sw[0].attaches_to != "infantry":
+            # WaW 1.3.5 tank SW: firing the ATGM takes the whole crew.
+            return (
+                f"{u.name} cannot fire its main gun and {sw[0].name} together: a "
+                "tank firing its ATGM fires nothing else (WaW 1.3.5)"
+            )
+        if a.weapon == "sw":
+            return "sw_target goes with a main weapon ('ap', 'he' or 'aa'), not 'sw'"
+        t2 = state.units.get(a.sw_target) if isinstance(a.sw_target, str) else None
+        if t2 is None:
+            return f"there is no unit {a.sw_target!r} in this game"
+        if opp and t2.id != state.vars.get("opp"):
+            mover = state.units[state.vars["opp"]]
+            return f"opportunity fire may only target {mover.name}"
+        if t2.side == u.side:
+            return f"{t2.name} is a friendly unit"
+        if t2.destroyed or t2.position is None or t2.carried_by is not None:
+            return f"{t2.name} cannot be fired on now"
+        if self.info[t2.id].is_hq:
+            return f"{t2.name} is an HQ and cannot be fired on"
+        r = self._fire_reason(snap, u, t2, "sw", False, moving)
+        return None if r is None else f"support weapon: {r}"
 
     def _fire_reason(
         self, snap: _Snap, u: Unit, t: Unit, weapon: Any, with_hq: bool, moving: bool
@@ -330,6 +395,13 @@ class _Orders(_Queries):
         except IllegalFireError as exc:
             return f"{u.name} cannot fire {k} at {t.name}: {exc}"
         if moving:
+            if weapon == "sw" and self._sw(u)[0].attaches_to == "tank":  # type: ignore[index]
+                # WaW 1.3.5 tank SW: the tank must be stationary to fire its ATGM
+                # (ASSUMPTION 47: no MP spent this turn).
+                return (
+                    f"{u.name} has moved: {k} is fired only by a stationary tank "
+                    "(WaW 1.3.5)"
+                )
             # WaW 6.1.3: fire on the move needs underlined firepower, after at
             # most half the unit's movement points.
             if not w.fp_underlined:
@@ -344,6 +416,8 @@ class _Orders(_Queries):
                     "allows at most half"
                 )
         d = self.board.distance(u.position, t.position)  # type: ignore[arg-type]
+        # WaW 1.3.4.5: against aircraft only AA fire keeps its whole range.
+        w = effective_weapon(w, kind, self._target_type(t))
         try:
             # WaW 6.1: range counts neither hex; adjacent fire always allowed.
             range_band(
@@ -351,8 +425,8 @@ class _Orders(_Queries):
             )
         except IllegalFireError as exc:
             return f"{t.name} at {t.position} is out of {u.name}'s {k} range ({exc})"
-        # WaW 6.1 / 7.0: the target must be in line of sight.
-        if d > 1 and not self.board.visible(u.position, t.position):  # type: ignore[arg-type]
+        # WaW 6.1 / 7.0 (and the helicopter modes): the target must be in LOS.
+        if not self._los(snap.state, u, u.position, t, t.position):  # type: ignore[arg-type]
             return f"{u.name} at {u.position} has no line of sight to {t.position}"
         if with_hq:
             return self._why_no_leader(snap, u)
@@ -386,10 +460,14 @@ class _Orders(_Queries):
             return f"{h!r} is not a hex of the map"
         if h not in self.board.neighbors[u.position]:  # type: ignore[index]
             return f"{h} is not adjacent to {u.name} at {u.position}"
-        if not snap.combat.get((h, self.enemy_of(u.side))):
-            return f"there is no enemy unit to assault at {h}"
+        if not any(
+            not self.info[x.id].is_helicopter
+            for x in self._combatants(snap, h, self.enemy_of(u.side))
+        ):
+            # ASSUMPTION 43: helicopters are not assaulted (they fly; fire at them).
+            return f"there is no enemy ground unit to assault at {h}"
         # ASSUMPTION: assaulting costs the MP of entering the defender's hex.
-        cost = self.board.move_cost(u.position, h, self.info[u.id].mobility)  # type: ignore[arg-type]
+        cost = self._enter_cost(snap.state, u, u.position, h, assault=True)  # type: ignore[arg-type]
         if cost == math.inf:
             return f"{u.name} cannot enter {h} ({self._terrain_text(h)})"
         left = self._mp(u) - self._spent(u)
@@ -445,6 +523,10 @@ class _Orders(_Queries):
         p = self._passenger(state, c)
         if p is not None:
             return f"{c.name} already carries {p.name}"
+        left = self._mp(c) - self._spent(c)
+        if left < LOAD_MP:
+            # ASSUMPTION 57: loading takes 1 MP of the carrier's movement.
+            return f"{c.name} has {left:g} MP left; loading costs it {LOAD_MP:g}"
         return None
 
     def _why_not_dismount(self, state: GameState, a: Dismount) -> str | None:
@@ -468,6 +550,237 @@ class _Orders(_Queries):
             return f"stack at {h} would hold {n} units"
         return None
 
+    def _why_not_indirect(self, state: GameState, a: IndirectFire) -> str | None:
+        r = self._phase_reason(state, "action")
+        if r:
+            return r
+        u, r = self._actor(state, a.unit)
+        if r:
+            return r
+        return self._indirect_reason(self._snap(state), u, a.hex, a.spotter)
+
+    def _indirect_reason(
+        self, snap: _Snap, u: Unit, h: Any, spotter: Any
+    ) -> str | None:
+        """WaW 1.3.4.3: mortar fire at a hex seen by an HQ or a recon unit."""
+        st = snap.state
+        if not self.info[u.id].is_mortar:
+            return f"{u.name} is not a mortar: only mortars fire indirectly"
+        if u.carried_by is not None:
+            return f"{u.name} is aboard {st.units[u.carried_by].name}"
+        if u.disrupted:
+            return f"{u.name} is disrupted and cannot fire"
+        if self._spent(u) > 0:
+            # ASSUMPTION 49: indirect fire needs a mortar that has not moved.
+            return (
+                f"{u.name} has moved this turn: mortars fire indirectly only in place"
+            )
+        if h not in self.board:
+            return f"{h!r} is not a hex of the map"
+        targets = [
+            x
+            for x in self._combatants(snap, h, self.enemy_of(u.side))
+            if self._indirect_target(x)
+        ]
+        if not targets:
+            return f"there is no enemy unit at {h} that mortar fire can hit"
+        w = self._side_vals(u).he
+        assert w is not None
+        d = self.board.distance(u.position, h)  # type: ignore[arg-type]
+        if d - 1 > w.range:
+            # WaW 1.3.4.3: the mortar's range is underlined: a hard maximum.
+            return f"{h} is beyond {u.name}'s range ({d - 1} > {w.range})"
+        sp = st.units.get(spotter) if isinstance(spotter, str) else None
+        if sp is None:
+            return f"there is no unit {spotter!r} in this game"
+        i = self.info[sp.id]
+        if sp.side != u.side or not (i.is_hq or i.is_recon):
+            # WaW 1.3.4.3 / 1.3.4.4: HQs and recon units call the fire.
+            return f"{sp.name} cannot spot: only a friendly HQ or recon unit calls fire"
+        if sp.destroyed or sp.position is None or sp.carried_by is not None:
+            return f"{sp.name} is not on the map to spot"
+        if sp.disrupted:
+            return f"{sp.name} is disrupted and cannot call fire"
+        if not self._los(st, sp, sp.position, targets[0], h):  # type: ignore[arg-type]
+            return f"{h} is not in the line of sight of {sp.name} at {sp.position}"
+        return None
+
+    def _why_not_call(self, state: GameState, a: CallSupport) -> str | None:
+        r = self._phase_reason(state, "support")
+        if r:
+            return r
+        if a.support != state.vars["support"]:
+            return f"the drawn fire support chit is {state.vars['support']!r}"
+        return self._call_reason(self._snap(state), self.supports[a.support], a)
+
+    def _call_reason(self, snap: _Snap, sup: Any, a: CallSupport) -> str | None:
+        st = snap.state
+        h = a.hex
+        if h not in self.board:
+            return f"{h!r} is not a hex of the map"
+        if a.smoke and not sup.smoke:
+            return f"{sup.name} does not fire smoke"
+        if a.smoke and not self._combatants(snap, h):
+            # ASSUMPTION 54: smoke is laid on a hex holding units (to screen or
+            # to blind them).
+            return f"smoke goes on a hex with units; {h} has none"
+        if not a.smoke and not self._support_targets(snap, sup, h):
+            return f"there is no enemy unit at {h} that {sup.name} can hit"
+        sp = st.units.get(a.spotter) if isinstance(a.spotter, str) else None
+        if sp is None:
+            return f"there is no unit {a.spotter!r} in this game"
+        i = self.info[sp.id]
+        if sp.side != sup.side or not (i.is_hq or i.is_recon):
+            # WaW 1.3.4.4: HQs and recon units call artillery.
+            return f"{sp.name} cannot spot: only a friendly HQ or recon unit calls fire"
+        if sp.destroyed or sp.position is None or sp.carried_by is not None:
+            return f"{sp.name} is not on the map to spot"
+        if sp.disrupted:
+            return f"{sp.name} is disrupted and cannot call fire"
+        if not self._ground_los(st, sp.position, h):  # type: ignore[arg-type]
+            return f"{h} is not in the line of sight of {sp.name} at {sp.position}"
+        return None
+
+    def _why_not_hold(self, state: GameState, a: HoldSupport) -> str | None:
+        r = self._phase_reason(state, "support")
+        if r:
+            return r
+        if a.support != state.vars["support"]:
+            return f"the drawn fire support chit is {state.vars['support']!r}"
+        return None
+
+    def _support_options(self, st: GameState) -> list[Action]:
+        snap = self._snap(st)
+        sup = self.supports[st.vars["support"]]
+        spotters = [
+            x
+            for x in st.units.values()
+            if x.side == sup.side
+            and not x.destroyed
+            and x.position is not None
+            and x.carried_by is None
+            and not x.disrupted
+            and (self.info[x.id].is_hq or self.info[x.id].is_recon)
+        ]
+        hexes = sorted({h for (h, _side), n in snap.combat.items() if n})
+        out: list[Action] = []
+        for h in hexes:
+            for sp in spotters:
+                for smoke in (False, True) if sup.smoke else (False,):
+                    a = CallSupport(sup.id, h, sp.id, smoke)
+                    if self._call_reason(snap, sup, a) is None:
+                        out.append(a)
+        out.append(HoldSupport(sup.id))
+        return out
+
+    def _why_not_lay(self, state: GameState, a: LayBridge) -> str | None:
+        r = self._phase_reason(state, "action")
+        if r:
+            return r
+        u, r = self._actor(state, a.unit)
+        if r:
+            return r
+        return self._lay_reason(u)
+
+    def _lay_reason(self, u: Unit) -> str | None:
+        # Seed 000 bridge units: the MTU-55 lays its span on a river/stream hex
+        # for 2 MP.
+        if not self.info[u.id].is_bridge_layer:
+            return f"{u.name} is not a bridge layer"
+        if u.attrs.get("deployed"):
+            return f"{u.name} has already laid its bridge"
+        if u.disrupted:
+            # ASSUMPTION 56: a disrupted bridge layer cannot lay its bridge.
+            return f"{u.name} is disrupted and cannot lay its bridge"
+        h: str = u.position  # type: ignore[assignment]
+        if not self._bridgeable(self.board, h):
+            return (
+                f"{u.name} is at {h} ({self.board.terrain[h]}), not on a river or "
+                "stream hex: bridges are laid on water"
+            )
+        left = self._mp(u) - self._spent(u)
+        if left < BRIDGE_MP:
+            return f"{u.name} has {left:g} MP left; laying the bridge costs 2"
+        return None
+
+    def _why_not_recover(self, state: GameState, a: RecoverBridge) -> str | None:
+        r = self._phase_reason(state, "action")
+        if r:
+            return r
+        u, r = self._actor(state, a.unit)
+        if r:
+            return r
+        return self._recover_reason(state, u)
+
+    def _recover_reason(self, state: GameState, u: Unit) -> str | None:
+        if not u.attrs.get("deployed"):
+            return f"{u.name} has no bridge laid"
+        if u.disrupted:
+            return f"{u.name} is disrupted and cannot take its bridge up"
+        others = [
+            x
+            for x in self._snap(state).units(u.position)  # type: ignore[arg-type]
+            if x.id != u.id
+        ]
+        if others:
+            # ASSUMPTION 56: not while units stand on the bridge.
+            return f"{others[0].name} is on the bridge at {u.position}"
+        left = self._mp(u) - self._spent(u)
+        if left < BRIDGE_MP:
+            return f"{u.name} has {left:g} MP left; taking the bridge up costs 2"
+        return None
+
+    def _why_not_hide(self, state: GameState, a: Hide) -> str | None:
+        r = self._phase_reason(state, "action")
+        if r:
+            return r
+        u, r = self._actor(state, a.unit)
+        if r:
+            return r
+        return self._hide_reason(state, u)
+
+    def _hide_reason(self, state: GameState, u: Unit) -> str | None:
+        # WaW 6.1.5 hiding (procedure assumed, see _Queries._hidden).
+        i = self.info[u.id]
+        if i.is_hq or i.is_helicopter:
+            return f"{u.name} cannot hide (HQs and helicopters do not)"
+        if u.carried_by is not None:
+            return f"{u.name} is aboard {state.units[u.carried_by].name}"
+        if u.attrs.get("hiding"):
+            return f"{u.name} is already hiding"
+        if state.vars.get("acting") == u.id or self._spent(u) > 0:
+            return f"{u.name} has moved this turn and cannot hide"
+        h: str = u.position  # type: ignore[assignment]
+        if self.board.defence_dice(h) <= 0:
+            return f"{u.name} has no cover to hide in at {h} ({self.board.terrain[h]})"
+        rec = self._recon_watching(state, u.side, h)
+        if rec is not None:
+            # WaW 1.3.4.4: units in the LOS of enemy recon cannot hide.
+            return f"{u.name} is watched by {rec.name} and cannot hide (WaW 1.3.4.4)"
+        return None
+
+    def _why_not_set_mode(self, state: GameState, a: SetMode) -> str | None:
+        r = self._phase_reason(state, "action")
+        if r:
+            return r
+        u, r = self._actor(state, a.unit)
+        if r:
+            return r
+        return self._set_mode_reason(u, a.mode)
+
+    def _set_mode_reason(self, u: Unit, mode: Any) -> str | None:
+        # WaW 9.0 (seed 000 Helicopters): two modes, one per side of the counter.
+        if not self.info[u.id].is_helicopter:
+            return f"{u.name} is not a helicopter: only helicopters have modes"
+        if mode not in ("low", "high"):
+            return f"unknown mode {mode!r}: use 'low' or 'high'"
+        if u.attrs.get("mode", "low") == mode:
+            return f"{u.name} is already in {mode} mode"
+        if u.attrs.get("mode_set"):
+            # ASSUMPTION 42: one change of mode per activation.
+            return f"{u.name} has already changed mode this turn"
+        return None
+
     _reasons: ClassVar[dict[type[Action], Any]] = {
         Activate: _why_not_activate,
         Defer: _why_not_defer,
@@ -480,7 +793,36 @@ class _Orders(_Queries):
         Rally: _why_not_rally,
         Mount: _why_not_mount,
         Dismount: _why_not_dismount,
+        SetMode: _why_not_set_mode,
+        IndirectFire: _why_not_indirect,
+        Hide: _why_not_hide,
+        CallSupport: _why_not_call,
+        HoldSupport: _why_not_hold,
+        LayBridge: _why_not_lay,
+        RecoverBridge: _why_not_recover,
     }
+
+    def _indirect_options(
+        self, snap: _Snap, u: Unit, targets: list[Unit]
+    ) -> list[Action]:
+        st = snap.state
+        spotters = [
+            x
+            for x in st.units.values()
+            if x.side == u.side
+            and not x.destroyed
+            and x.position is not None
+            and x.carried_by is None
+            and not x.disrupted
+            and (self.info[x.id].is_hq or self.info[x.id].is_recon)
+        ]
+        hexes = sorted({t.position for t in targets})  # type: ignore[type-var]
+        out: list[Action] = []
+        for h in hexes:
+            for sp in spotters:
+                if self._indirect_reason(snap, u, h, sp.id) is None:
+                    out.append(IndirectFire(u.id, h, sp.id))  # type: ignore[arg-type]
+        return out
 
     # -- the generator ---------------------------------------------------- #
     def legal_actions(self, state: GameState) -> list[Action]:
@@ -494,6 +836,8 @@ class _Orders(_Queries):
             if f not in v.get("deferred", ()):
                 acts.append(Defer(f))
             return acts
+        if v.get("support"):
+            return self._support_options(state)
         if v.get("opp"):
             snap = self._snap(state)
             return [*self._opp_fire_options(snap, state.units[v["opp"]]), Pass()]
@@ -533,6 +877,19 @@ class _Orders(_Queries):
                 continue
             here: str = u.position  # type: ignore[assignment]
             nbs = self.board.neighbors[here]
+            if self._hide_reason(st, u) is None:
+                out.append(Hide(uid))
+            if i.is_bridge_layer:
+                if self._lay_reason(u) is None:
+                    out.append(LayBridge(uid))
+                if self._recover_reason(st, u) is None:
+                    out.append(RecoverBridge(uid))
+            if i.is_mortar and not u.disrupted and self._spent(u) == 0:
+                out += self._indirect_options(snap, u, targets)
+            if i.is_helicopter:
+                for mode in ("low", "high"):
+                    if self._set_mode_reason(u, mode) is None:
+                        out.append(SetMode(uid, mode))
             if i.mobility != Mobility.NONE.value:
                 hq = snap.hq.get(here)
                 may_escort = (

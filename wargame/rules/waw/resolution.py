@@ -23,7 +23,10 @@ from wargame.engine import (
 )
 
 from ._common import (
+    _ALLOWED,
     _KIND_NAMES,
+    BRIDGE_MP,
+    LOAD_MP,
     STACK_LIMIT,
     _plural,
     _Queries,
@@ -33,15 +36,22 @@ from ._common import (
 from .actions import (
     Activate,
     Assault,
+    CallSupport,
     Defer,
     Dismount,
     EndActivation,
     Fire,
+    Hide,
+    HoldSupport,
+    IndirectFire,
+    LayBridge,
     Mount,
     Move,
     MoveHQ,
     Pass,
     Rally,
+    RecoverBridge,
+    SetMode,
 )
 from .catalog import (
     AttackKind,
@@ -53,9 +63,10 @@ from .combat import (
     hit_result,
     resolve_assault,
     resolve_fire,
+    resolve_support_fire,
 )
 from .command import Exposure, hq_move_check, hq_stack_check, morale_check, rally_check
-from .losses import atgm_expended, transport_losses
+from .losses import atgm_expended, transport_losses, unplaced_sw_loss
 
 
 class _Resolution(_Queries):
@@ -66,7 +77,84 @@ class _Resolution(_Queries):
     # ------------------------------------------------------------------ #
     def apply(self, ctx: RuleContext, action: Action) -> None:
         """Resolve a legal action (call :meth:`check` first)."""
+        before = frozenset(k for k, u in ctx.state.units.items() if u.destroyed)
         self._appliers[type(action)](self, ctx, action)
+        self._after_losses(ctx, before)
+
+    def _after_losses(self, ctx: RuleContext, before: frozenset[str]) -> None:
+        """Wreck markers and the unplaced-SW roll for units lost in an action."""
+        st = ctx.state
+        lost = [u for k, u in st.units.items() if u.destroyed and k not in before]
+        for u in lost:
+            i = self.info[u.id]
+            h = u.position
+            wrecks = st.vars.get("wrecks", ())
+            if (i.is_vehicle or i.is_hq) and isinstance(h, str) and h not in wrecks:
+                # WaW 1.3.4.2 / HQ in combat (seed 000): a destroyed vehicle (or
+                # HQ) leaves a wreck marker in its hex, one per hex (ASSUMPTION 48).
+                ctx.emit(
+                    "wreck",
+                    side=u.side,
+                    formation=u.formation,
+                    unit=u.id,
+                    hex_to=h,
+                    result="wreck",
+                    detail=f"{u.name} burns at {h}: wreck marker placed",
+                    changes=var_change(wrecks=tuple(sorted((*wrecks, h)))),
+                )
+        for u in lost:
+            if self.info[u.id].is_infantry:
+                self._unplaced_sw_roll(ctx, u)
+
+    def _unplaced_sw_roll(self, ctx: RuleContext, dead: Unit) -> None:
+        """WaW 1.3.5: an infantry platoon died while SWs are still unplaced.
+
+        Roll a d6 (-1 per infantry platoon of the side lost after the first); on
+        1 or less the enemy deletes one unplaced SW.  ASSUMPTION 46: SWs are
+        attached to named units and "unplaced" until they first fire; the enemy
+        deletes the one with the longest reach (ties: scenario order).
+        """
+        st = ctx.state
+        side = dead.side
+        unplaced = [
+            u
+            for u in st.units.values()
+            if u.side == side
+            and not u.destroyed
+            and u.attrs.get("sw")
+            and not u.attrs.get("sw_placed")
+        ]
+        if not unplaced:
+            return
+        n_lost = sum(
+            1
+            for u in st.units.values()
+            if u.side == side and u.destroyed and self.info[u.id].is_infantry
+        )
+        chk = unplaced_sw_loss(ctx.rng, n_lost)
+        changes: tuple[Any, ...] = ()
+        what = "no SW lost"
+        if chk.lost:
+            victim = max(unplaced, key=lambda x: self._reach(self._sw(x)[2]))  # type: ignore[index]
+            changes = unit_change(victim.id, sw=None, sw_placed=None)
+            what = (
+                f"{self.enemy_of(side)} removes the unplaced "
+                f"{self.catalog[victim.attrs['sw']].name} of {victim.name}"
+            )
+        ctx.emit(
+            "sw_loss",
+            side=side,
+            unit=dead.id,
+            dice=(chk.die,),
+            needed=1,
+            result="SW lost" if chk.lost else "no loss",
+            detail=(
+                f"{dead.name} lost with SWs unplaced: d6 = {chk.die} "
+                f"{chk.modifier:+d} ({n_lost} infantry platoons lost) = {chk.total}; "
+                f"1 or less: {what}"
+            ),
+            changes=changes,
+        )
 
     def _end_action(self, st: GameState, u: Unit) -> tuple[Any, ...]:
         """Changes that make ``u`` Ops Complete and close its action."""
@@ -202,7 +290,7 @@ class _Resolution(_Queries):
         frm: str = u.position  # type: ignore[assignment]
         to = a.to
         board = self.board
-        cost = board.move_cost(frm, to, self.info[u.id].mobility)
+        cost = self._enter_cost(st, u, frm, to)
         mp = self._mp(u)
         spent = self._spent(u) + cost
         note = ""
@@ -230,6 +318,7 @@ class _Resolution(_Queries):
                     changes=unit_change(x.id, strength="destroyed"),
                 )
         changes: list[Any] = list(unit_change(u.id, position=to, mp=spent))
+        changes += self._unhide(u)
         p = self._passenger(st, u)
         if p is not None:
             changes += unit_change(p.id, position=to)
@@ -263,7 +352,8 @@ class _Resolution(_Queries):
             ),
             changes=changes,
         )
-        self._offer_opportunity(ctx, u)
+        self._in_zone(ctx, st.units[u.id])
+        self._offer_opportunity(ctx, st.units[u.id])
 
     def _offer_opportunity(self, ctx: RuleContext, mover: Unit) -> None:
         """WaW 6.2: an enemy move in LOS and range may draw opportunity fire.
@@ -371,7 +461,7 @@ class _Resolution(_Queries):
             reach = max((self._reach(w) for _k, w in self._weapons(u)), default=-1)
             if d == 0 or (d > 1 and d - 1 > reach) or (d > 1 and reach < 0):
                 continue
-            if d == 1 or self.board.visible(u.position, h):  # type: ignore[arg-type]
+            if self._high(u) or self._ground_los(snap.state, u.position, h):  # type: ignore[arg-type]
                 return (
                     Exposure.COVER if self.board.defence_dice(h) > 0 else Exposure.OPEN
                 )
@@ -384,18 +474,6 @@ class _Resolution(_Queries):
         u = st.units[a.unit]
         if not opp and not self._begin(ctx, u):
             return
-        t = st.units[a.target]
-        attacker = self.info[u.id].utype
-        attacker_state = self._ustate(u)
-        weapon_name = _KIND_NAMES.get(a.weapon, a.weapon)
-        sw = self._sw(u) if a.weapon == "sw" else None
-        if sw is not None:
-            # WaW 1.3.5: the support weapon fires with its own counter values.
-            attacker, kind, weapon_name = sw[0], AttackKind(sw[1]), sw[0].name
-            attacker_state = FRESH
-        else:
-            kind = AttackKind(a.weapon)
-        d = self.board.distance(u.position, t.position)  # type: ignore[arg-type]
         moving = not opp and self._spent(u) > 0
         changes: list[Any] = list(self._end_action(st, u))
         lead = 0
@@ -404,8 +482,100 @@ class _Resolution(_Queries):
             assert hq is not None
             lead = self._leadership(hq)
             changes += unit_change(hq.id, lead_used=True)
+        self._shot(ctx, u, st.units[a.target], a.weapon, lead, opp, moving, changes)
+        if a.sw_target is None:
+            return
+        # WaW 1.3.5: the platoon's support weapon fires in the same action, at
+        # the same or another target; the HQ's leadership counts for both shots
+        # (seed 000, HQ in combat: the exception for infantry with an SW).
+        t2 = st.units[a.sw_target]
+        if t2.destroyed:
+            ctx.emit(
+                "fire",
+                side=u.side,
+                formation=u.formation,
+                unit=u.id,
+                target=t2.id,
+                hex_from=u.hex,
+                result="no target",
+                detail=f"{u.name}'s support weapon holds: {t2.name} is already gone",
+            )
+            return
+        self._shot(ctx, u, t2, "sw", lead, opp, moving, [])
+
+    def _do_indirect(self, ctx: RuleContext, a: IndirectFire) -> None:
+        """WaW 1.3.4.3: mortar fire out of its own sight, called by a spotter.
+
+        Resolved "like off-map artillery" with the counter's HE firepower and
+        to-hit.  ASSUMPTION 49 (the artillery rules are not in the seeds): every
+        enemy unit in the hex that HE fire may hit (not full armor, not
+        helicopters) is attacked separately; the underlined range gives no
+        range modifier; terrain dice save as usual.  The mortar is then Ops
+        Complete; the spotter is not affected and acts as usual.
+        """
+        st = ctx.state
+        u = st.units[a.unit]
+        if not self._begin(ctx, u):
+            return
+        sp = st.units[a.spotter]
+        snap = self._snap(st)
+        targets = [
+            x
+            for x in self._combatants(snap, a.hex, self.enemy_of(u.side))
+            if self._indirect_target(x)
+        ]
+        ctx.emit(
+            "indirect_fire",
+            side=u.side,
+            formation=u.formation,
+            unit=u.id,
+            target=a.hex,
+            hex_from=u.hex,
+            hex_to=a.hex,
+            result=f"{_plural(len(targets), 'target')}",
+            detail=(
+                f"{u.name} fires indirectly at {a.hex} called by {sp.name} at "
+                f"{sp.position}: " + ", ".join(t.name for t in targets)
+            ),
+            changes=self._end_action(st, u),
+        )
+        for t in targets:
+            if st.units[t.id].destroyed:
+                continue
+            self._shot(ctx, u, st.units[t.id], "he", 0, False, False, [], True)
+
+    def _shot(
+        self,
+        ctx: RuleContext,
+        u: Unit,
+        t: Unit,
+        weapon: str,
+        lead: int,
+        opp: bool,
+        moving: bool,
+        changes: list[Any],
+        indirect: bool = False,
+    ) -> None:
+        """One shot of ``u`` with ``weapon`` at ``t`` (WaW 6.1), event by event."""
+        attacker = self.info[u.id].utype
+        attacker_state = self._ustate(u)
+        weapon_name = _KIND_NAMES.get(weapon, weapon)
+        sw = self._sw(u) if weapon == "sw" else None
+        if sw is not None:
+            # WaW 1.3.5: the support weapon fires with its own counter values.
+            attacker, kind, weapon_name = sw[0], AttackKind(sw[1]), sw[0].name
+            attacker_state = FRESH
+        else:
+            kind = AttackKind(weapon)
+        d = self.board.distance(u.position, t.position)  # type: ignore[arg-type]
         terrain = self.board.terrain[t.position]  # type: ignore[index]
         notes: list[str] = []
+        # WaW 6.1.5: a hiding target rolls an extra defence die (see _hidden).
+        st = ctx.state
+        hidden = self._hidden(st, t)
+        if hidden:
+            notes.append(f"{t.name} is hiding: +1 defence die")
+        changes = [*changes, *self._unhide(st.units[u.id])]
         if sw is not None and not u.attrs.get("sw_placed"):
             # WaW 1.3.5: an SW is placed on the map when it first fires.
             changes += unit_change(u.id, sw_placed=True)
@@ -421,8 +591,12 @@ class _Resolution(_Queries):
             attacker_state=attacker_state,
             target_state=self._ustate(t),
             leadership=lead,
+            concealment_dice=1 if hidden else 0,
             adjacent=d == 1,
             chart=self.chart,
+            attacker_mode=None if sw is not None else u.attrs.get("mode"),
+            # ASSUMPTION 53: a unit under Artillery Shock fires at to-hit +1.
+            extra_to_hit=(("artillery shock", 1),) if u.attrs.get("shock") else (),
         )
         plan, roll = shot.plan, shot.roll
         if sw is not None and sw[0].attaches_to == "tank" and atgm_expended(roll):
@@ -437,6 +611,8 @@ class _Resolution(_Queries):
         how = (
             "opportunity fire" if opp else ("fires on the move" if moving else "fires")
         )
+        if indirect:
+            how = "fires indirectly"
         ctx.emit(
             "fire",
             side=u.side,
@@ -613,7 +789,12 @@ class _Resolution(_Queries):
         h = a.hex
         frm: str = u.position  # type: ignore[assignment]
         enemy = self.enemy_of(u.side)
-        defenders = self._combatants(snap, h, enemy)
+        # ASSUMPTION 43: helicopters in the hex take no part in an assault.
+        defenders = [
+            x
+            for x in self._combatants(snap, h, enemy)
+            if not self.info[x.id].is_helicopter
+        ]
         ai = self.info[u.id]
         kind = assault_type(
             attackers_are_vehicles=ai.utype.is_vehicle,
@@ -639,8 +820,9 @@ class _Resolution(_Queries):
             # it has not lent it yet this turn.
             dlead = self._leadership(dhq)
             changes += unit_change(dhq.id, lead_used=True)
-        cost = self.board.move_cost(frm, h, ai.mobility)
+        cost = self._enter_cost(st, u, frm, h, assault=True)
         changes += unit_change(u.id, mp=self._spent(u) + cost)
+        changes += self._unhide(u)
         verb = "overruns" if kind.value == "overrun" else "assaults"
         ctx.emit(
             "assault",
@@ -701,6 +883,7 @@ class _Resolution(_Queries):
                     "assault",
                     self._ustate(d),
                     one_sided=self.info[d.id].utype.one_sided,
+                    fragile=self.info[d.id].is_bridge_layer,
                 )
                 aff, dead = self._hit(ctx, d, hr, by=f"{u.name}'s {kind.value}")
                 d_aff, d_dead = d_aff or aff, d_dead or dead
@@ -712,6 +895,7 @@ class _Resolution(_Queries):
                 "assault",
                 self._ustate(u),
                 one_sided=ai.utype.one_sided,
+                fragile=ai.is_bridge_layer,
             )
             a_aff, a_dead = self._hit(ctx, u, hr, by="the defenders")
         if d_aff:
@@ -727,7 +911,12 @@ class _Resolution(_Queries):
         else:
             self._retreat(ctx, frm, h, enemy)
             outcome = "defender driven out"
-            if not any(x.side == enemy for x in self._snap(st).units(h)):
+            # the attacker takes the hex, unless it is water with no bridge left
+            # (an assaulted MTU-55 bridge that is gone: ASSUMPTION 56)
+            if (
+                not any(x.side == enemy for x in self._snap(st).units(h))
+                and self._enter_cost(st, st.units[u.id], frm, h) != math.inf
+            ):
                 self._advance(ctx, u, h)
                 outcome = "hex taken"
         ctx.emit(
@@ -759,7 +948,10 @@ class _Resolution(_Queries):
         for d in self._combatants(self._snap(st), h, side):
             snap = self._snap(st)
             why = None
-            if dest is None:
+            if d.attrs.get("deployed"):
+                # ASSUMPTION 56: a laid bridge cannot fall back; it is lost.
+                why = "a laid bridge cannot move"
+            elif dest is None:
                 why = "the map edge"
             elif self.board.move_cost(h, dest, self.info[d.id].mobility) == math.inf:
                 why = f"{dest} is impassable"
@@ -770,6 +962,7 @@ class _Resolution(_Queries):
             p = self._passenger(st, d)
             if why is None:
                 changes: list[Any] = list(unit_change(d.id, position=dest))
+                changes += self._unhide(d)
                 if p is not None:
                     changes += unit_change(p.id, position=dest)
                 if st.control.get(dest) != side:  # type: ignore[arg-type]
@@ -894,8 +1087,9 @@ class _Resolution(_Queries):
         if not self._begin(ctx, u):
             return
         c = st.units[a.carrier]
-        # ASSUMPTION: boarding is the platoon's action (Ops Complete); the
-        # carrier may still move it this activation.
+        # ASSUMPTION 34: boarding is the platoon's action (Ops Complete); the
+        # carrier may still move it this activation, with 1 MP less
+        # (ASSUMPTION 57: loading costs the carrier 1 MP).
         ctx.emit(
             "mount",
             side=u.side,
@@ -905,7 +1099,12 @@ class _Resolution(_Queries):
             hex_to=u.hex,
             result="aboard",
             detail=f"{u.name} boards {c.name} at {u.position}",
-            changes=(*unit_change(u.id, carried_by=c.id), *self._end_action(st, u)),
+            changes=(
+                *unit_change(u.id, carried_by=c.id),
+                *unit_change(c.id, mp=self._spent(c) + LOAD_MP),
+                *self._unhide(u),
+                *self._end_action(st, u),
+            ),
         )
 
     def _do_dismount(self, ctx: RuleContext, a: Dismount) -> None:
@@ -914,7 +1113,9 @@ class _Resolution(_Queries):
         if not self._begin(ctx, u):
             return
         c = st.units[u.carried_by]  # type: ignore[index]
-        # ASSUMPTION: dismounting is the platoon's action (Ops Complete).
+        # ASSUMPTION 34: dismounting is the platoon's action (Ops Complete);
+        # ASSUMPTION 57: it takes 1 MP of what the carrier has left.
+        spent = min(self._spent(c) + LOAD_MP, self._mp(c))
         ctx.emit(
             "dismount",
             side=u.side,
@@ -924,8 +1125,242 @@ class _Resolution(_Queries):
             hex_to=u.hex,
             result="dismounted",
             detail=f"{u.name} dismounts from {c.name} at {u.position}",
-            changes=(*unit_change(u.id, carried_by=None), *self._end_action(st, u)),
+            changes=(
+                *unit_change(u.id, carried_by=None),
+                *unit_change(c.id, mp=spent),
+                *self._end_action(st, u),
+            ),
         )
+
+    # -- off-map fire support (WaW 1.7 chits, clean-up markers) ----------- #
+    def _do_call_support(self, ctx: RuleContext, a: CallSupport) -> None:
+        """Off-map artillery / air support on a hex seen by a spotter.
+
+        ASSUMPTIONS 51-54 (no artillery text in the seeds; the clean-up names
+        the markers):
+        one mission is used (the ammunition depletion marker); HE/AP fire
+        attacks every enemy unit of the hex it may hit (not helicopters), each
+        separately, as :func:`~.combat.resolve_support_fire`; the hex is then
+        "In Zone" until the clean-up (enemy units entering it are attacked
+        again); surviving units of the hex are under "Artillery Shock" (+1
+        to-hit) until the clean-up.  Smoke instead places a smoke marker
+        that blocks ground LOS (see ``_smoked``) for two clean-ups.
+        """
+        st = ctx.state
+        sup = self.supports[a.support]
+        sp = st.units[a.spotter]
+        ammo = dict(st.vars.get("ammo", ()))
+        left = ammo.get(sup.id, 0) - 1
+        ammo[sup.id] = left
+        changes: list[Any] = list(
+            var_change(support=None, ammo=tuple(sorted(ammo.items())))
+        )
+        snap = self._snap(st)
+        if a.smoke:
+            smoke = dict(st.vars.get("smoke", ()))
+            smoke[a.hex] = 2
+            changes += var_change(smoke=tuple(sorted(smoke.items())))
+            targets: list[Unit] = []
+            what = "smoke"
+        else:
+            targets = self._support_targets(snap, sup, a.hex)
+            zone = dict(st.vars.get("in_zone", ()))
+            zone[a.hex] = sup.id
+            changes += var_change(in_zone=tuple(sorted(zone.items())))
+            what = sup.weapon.upper()
+        ctx.emit(
+            "support",
+            side=sup.side,
+            target=a.hex,
+            hex_to=a.hex,
+            result=what,
+            detail=(
+                f"{sup.name} fires {what} at {a.hex}, called by {sp.name} at "
+                f"{sp.position}; {_plural(max(left, 0), 'mission')} left"
+                + ("" if left > 0 else " (out of ammunition)")
+            ),
+            changes=changes,
+        )
+        for t in targets:
+            self._support_shot(ctx, sup, st.units[t.id], why="barrage")
+        if not a.smoke:
+            for t in self._combatants(self._snap(st), a.hex, self.enemy_of(sup.side)):
+                if not self.info[t.id].is_helicopter and not t.attrs.get("shock"):
+                    ctx.emit(
+                        "support",
+                        side=t.side,
+                        formation=t.formation,
+                        unit=t.id,
+                        hex_to=a.hex,
+                        result="artillery shock",
+                        detail=f"{t.name} is under Artillery Shock until clean-up",
+                        changes=unit_change(t.id, shock=True),
+                    )
+
+    def _support_shot(self, ctx: RuleContext, sup: Any, t: Unit, *, why: str) -> None:
+        """One unit attacked by off-map fire support, event by event."""
+        st = ctx.state
+        if t.destroyed:
+            return
+        terrain = self.board.terrain[t.position]  # type: ignore[index]
+        hidden = self._hidden(st, t)
+        roll, res = resolve_support_fire(
+            ctx.rng,
+            sup.fp,
+            sup.to_hit,
+            self.info[t.id].utype,
+            kind=sup.weapon,
+            terrain_dice=self.board.defence_dice(t.position) + (1 if hidden else 0),  # type: ignore[arg-type]
+            target_state=self._ustate(t),
+        )
+        ctx.emit(
+            "support_fire" if why == "barrage" else "in_zone",
+            side=sup.side,
+            unit=None,
+            target=t.id,
+            hex_to=t.hex,
+            dice=roll.attack_dice,
+            needed=roll.fire.to_hit,
+            hits=roll.hits,
+            result=_plural(roll.hits, "hit"),
+            detail=(
+                f"{sup.name} ({why}): {sup.weapon.upper()} {roll.fire.firepower}d6 "
+                f"at {t.name} ({t.position}, {terrain}), hit on {roll.fire.to_hit}+"
+                + ("; hiding: +1 defence die" if hidden else "")
+            ),
+        )
+        if roll.save_dice:
+            ctx.emit(
+                "save",
+                side=t.side,
+                formation=t.formation,
+                unit=t.id,
+                hex_to=t.hex,
+                dice=roll.save_dice,
+                needed=roll.defence.save,
+                hits=roll.saves,
+                result=f"{roll.saves} saved",
+                detail=f"{t.name} saves with {roll.defence.dice} dice on "
+                f"{roll.defence.save}+",
+            )
+        affected, dead = self._hit(ctx, t, res, by=sup.name)
+        if affected:
+            self._hq_stack(ctx, t.position, t.side, dead)  # type: ignore[arg-type]
+
+    def _in_zone(self, ctx: RuleContext, u: Unit) -> None:
+        """ASSUMPTION 52: an enemy unit entering an "In Zone" hex is attacked."""
+        st = ctx.state
+        zone = dict(st.vars.get("in_zone", ()))
+        sid = zone.get(u.position)  # type: ignore[arg-type]
+        if sid is None or u.destroyed or self.info[u.id].is_helicopter:
+            return
+        sup = self.supports[sid]
+        if sup.side == u.side:
+            return
+        if (sup.weapon, self._target_type(u)) not in _ALLOWED:
+            return
+        self._support_shot(ctx, sup, u, why="in zone")
+
+    def _do_hold_support(self, ctx: RuleContext, a: HoldSupport) -> None:
+        sup = self.supports[a.support]
+        ctx.emit(
+            "support",
+            side=sup.side,
+            result="held",
+            detail=f"{sup.name} holds its fire this time (no mission used)",
+            changes=var_change(support=None),
+        )
+
+    # -- MTU-55 bridges (seed 000 bridge units) ------------------------- #
+    def _do_lay(self, ctx: RuleContext, a: LayBridge) -> None:
+        st = ctx.state
+        u = st.units[a.unit]
+        if not self._begin(ctx, u):
+            return
+        # Seed 000: laying the bridge costs 2 MP.  ASSUMPTION 56: it is the layer's
+        # action (Ops Complete); the hex is crossable from the next move on.
+        ctx.emit(
+            "bridge",
+            side=u.side,
+            formation=u.formation,
+            unit=u.id,
+            hex_to=u.hex,
+            result="laid",
+            detail=(
+                f"{u.name} lays its bridge at {u.position} (2 MP): crossing costs "
+                "2 MP, 3 while the bridge is disrupted"
+            ),
+            changes=(
+                *unit_change(u.id, deployed=True, mp=self._spent(u) + BRIDGE_MP),
+                *self._end_action(st, u),
+            ),
+        )
+
+    def _do_recover(self, ctx: RuleContext, a: RecoverBridge) -> None:
+        st = ctx.state
+        u = st.units[a.unit]
+        if not self._begin(ctx, u):
+            return
+        # Seed 000: taking the bridge up costs 2 MP; the layer may move on.
+        ctx.emit(
+            "bridge",
+            side=u.side,
+            formation=u.formation,
+            unit=u.id,
+            hex_to=u.hex,
+            result="taken up",
+            detail=f"{u.name} takes its bridge up at {u.position} (2 MP)",
+            changes=unit_change(u.id, deployed=None, mp=self._spent(u) + BRIDGE_MP)
+            + var_change(acting=u.id, escort=None),
+        )
+
+    def _do_hide(self, ctx: RuleContext, a: Hide) -> None:
+        st = ctx.state
+        u = st.units[a.unit]
+        if not self._begin(ctx, u):
+            return
+        # WaW 6.1.5 (ASSUMPTION 50 on the procedure, see _hidden): hiding is the
+        # unit's action; it lasts until the unit moves, fires or assaults.
+        ctx.emit(
+            "hide",
+            side=u.side,
+            formation=u.formation,
+            unit=u.id,
+            hex_to=u.hex,
+            result="hiding",
+            detail=f"{u.name} hides at {u.position} ({self.board.terrain[u.hex]})",  # type: ignore[index]
+            changes=(*unit_change(u.id, hiding=True), *self._end_action(st, u)),
+        )
+
+    def _do_set_mode(self, ctx: RuleContext, a: SetMode) -> None:
+        st = ctx.state
+        u = st.units[a.unit]
+        if not self._begin(ctx, u):
+            return
+        # WaW 9.0: the helicopter turns its counter to the other mode side.
+        # ASSUMPTION 42: changing mode costs no MP and is part of the helicopter's
+        # action (it may still move and fire); popping up to high mode in enemy
+        # sight and range opens opportunity fire like a move.
+        ctx.emit(
+            "mode",
+            side=u.side,
+            formation=u.formation,
+            unit=u.id,
+            hex_to=u.hex,
+            result=a.mode,
+            detail=(
+                f"{u.name} goes to {a.mode} mode "
+                + (
+                    "(flying above the terrain)"
+                    if a.mode == "high"
+                    else "(nap of the earth)"
+                )
+            ),
+            changes=unit_change(u.id, mode=None if a.mode == "low" else "high")
+            + unit_change(u.id, mode_set=True)
+            + var_change(acting=u.id, escort=None),
+        )
+        self._offer_opportunity(ctx, st.units[u.id])
 
     _appliers: ClassVar[dict[type[Action], Any]] = {
         Activate: _do_activate,
@@ -939,4 +1374,11 @@ class _Resolution(_Queries):
         Rally: _do_rally,
         Mount: _do_mount,
         Dismount: _do_dismount,
+        SetMode: _do_set_mode,
+        IndirectFire: _do_indirect,
+        Hide: _do_hide,
+        CallSupport: _do_call_support,
+        HoldSupport: _do_hold_support,
+        LayBridge: _do_lay,
+        RecoverBridge: _do_recover,
     }

@@ -60,10 +60,13 @@ from ._common import (
     _ALLOWED,
     _DEFAULT_CHITS,
     _KIND_NAMES,
+    CHAOS_CHIT,
     END_CHIT,
     EVENT_KINDS,
     PHASES,
     STACK_LIMIT,
+    SUPPORT_CHIT,
+    Support,
     UnitInfo,
     _Info,
     _plural,
@@ -86,6 +89,7 @@ from .actions import (
 from .board import DEFAULT_LOS_HEIGHTS, WawBoard, board_for
 from .catalog import (
     ROAD_CLASSES,
+    TargetType,
     TerrainChart,
     UnitClass,
     UnitSide,
@@ -93,7 +97,8 @@ from .catalog import (
     terrain_chart,
     unit_catalog,
 )
-from .combat import Strength, UnitState
+from .combat import Strength, UnitState, effective_weapon
+from .dice import roll_d6
 from .orders import _Orders
 from .resolution import _Resolution
 
@@ -133,12 +138,17 @@ class WawRuleset(_Resolution, _Orders):
     #: The scenario keys World at War adds to the engine's (docs/scenarios.md).
     scenario_keys: ClassVar[Mapping[str, frozenset[str]]] = {
         "scenario": frozenset(
-            {"objectives", "reinforcements", "victory", "rules", "overrides"}
+            {"objectives", "reinforcements", "victory", "rules", "overrides", "support"}
         ),
         "formations": frozenset({"morale"}),
-        "units": frozenset({"support_weapon"}),
+        "units": frozenset({"support_weapon", "mode", "deployed"}),
         "rules": frozenset(
-            {"first_side", "los_observer_height_m", "los_target_height_m"}
+            {
+                "first_side",
+                "chaos_chits",
+                "los_observer_height_m",
+                "los_target_height_m",
+            }
         ),
         "victory": frozenset({"unit_destroyed_vp", "tie"}),
         "overrides": frozenset({"units", "terrain", "hexes"}),
@@ -285,14 +295,32 @@ class WawRuleset(_Resolution, _Orders):
                     f"support_weapon = {tname!r} (WaW 1.3.5)",
                 )
                 continue
-            if utype.unit_class is UnitClass.HELICOPTER:
-                add(
-                    f"{where}.type",
-                    f"{tname!r} is a helicopter: helicopters (WaW 9.0) are not "
-                    "playable yet",
-                )
-                continue
+            is_heli = utype.unit_class is UnitClass.HELICOPTER
             attrs: dict[str, Any] = {}
+            dep = raw.get("deployed")
+            if dep is not None:
+                # Seed 000 bridge units: a bridge may be placed by the scenario.
+                if utype.unit_class is not UnitClass.BRIDGE_LAYER or not isinstance(
+                    dep, bool
+                ):
+                    add(
+                        f"{where}.deployed",
+                        "only bridge layers (MTU-55) have a deployed bridge: "
+                        "true or false",
+                    )
+                elif dep:
+                    attrs["deployed"] = True
+            mode = raw.get("mode")
+            if mode is not None:
+                if not is_heli:
+                    add(
+                        f"{where}.mode",
+                        f"only helicopters have modes (WaW 9.0); {utype.name} has none",
+                    )
+                elif mode not in ("low", "high"):
+                    add(f"{where}.mode", f'{mode!r}: use "low" or "high"')
+                elif mode == "high":
+                    attrs["mode"] = "high"
             sw_id = raw.get("support_weapon")
             if sw_id is not None:
                 why = self._sw_problem(sw_id, utype)
@@ -319,6 +347,11 @@ class WawRuleset(_Resolution, _Orders):
                 )
             elif (
                 hex_ is not None
+                and not is_heli
+                and not (
+                    utype.unit_class is UnitClass.BRIDGE_LAYER
+                    and self._bridgeable(self.board, hex_)
+                )
                 and self.board.is_water(hex_)
                 and (hex_ not in self.board.ferry and hex_ not in self.board.bridge)
             ):
@@ -331,6 +364,15 @@ class WawRuleset(_Resolution, _Orders):
                     f"{where}.{pos_key}",
                     f"{hex_} is water (the Rhine or a river) with no bridge or "
                     "ferry: ground units start on land",
+                )
+            if (
+                attrs.get("deployed")
+                and hex_ is not None
+                and not self._bridgeable(self.board, hex_)
+            ):
+                add(
+                    f"{where}.deployed",
+                    f"{hex_} is not a river or stream hex: a bridge spans water",
                 )
             name = str(raw.get("name", f"{utype.name} {uid}"))
             info[uid] = _Info(
@@ -348,6 +390,13 @@ class WawRuleset(_Resolution, _Orders):
                 is_carrier=utype.carrier,
                 is_recon=utype.unit_class is UnitClass.RECON,
                 mobility=utype.mobility.value,
+                is_helicopter=is_heli,
+                is_mortar=utype.unit_class is UnitClass.MORTAR,
+                is_bridge_layer=utype.unit_class is UnitClass.BRIDGE_LAYER,
+                is_vehicle=utype.is_vehicle,
+                light_vehicle=utype.is_vehicle
+                and utype.target_type()
+                in (TargetType.LIGHT_ARMORED, TargetType.UNARMORED_VEHICLE),
             )
             units[uid] = Unit(
                 uid,
@@ -369,7 +418,12 @@ class WawRuleset(_Resolution, _Orders):
                 add(where, f"{cid!r} is not a friendly carrier")
                 continue
             if not info[uid].is_infantry:
-                add(where, "only infantry rides in carriers (WaW 5.2)")
+                add(
+                    where,
+                    f"{info[uid].utype.name} cannot ride in {info[cid].utype.name}: "
+                    "carriers carry only infantry platoons and their support "
+                    "weapons (WaW 5.2, movement in a circle)",
+                )
                 continue
             if units[cid].carried_by is not None or cid in carried:
                 add(where, f"{cid!r} is itself carried")
@@ -496,6 +550,12 @@ class WawRuleset(_Resolution, _Orders):
             objs.append((oh, int(vp), str(raw.get("name", oh))))
         self.objectives: tuple[tuple[str, int, str], ...] = tuple(objs)
         self.objective_hexes = frozenset(o[0] for o in objs)
+        self.supports: dict[str, Support] = self._parse_supports(sides, add)
+        chaos = rules.get("chaos_chits", 0)
+        if not isinstance(chaos, int) or isinstance(chaos, bool) or chaos < 0:
+            add("rules.chaos_chits", f"must be a whole number >= 0, not {chaos!r}")
+            chaos = 0
+        self.chaos_chits = int(chaos)
         if bad:
             raise ScenarioError(bad)
 
@@ -508,8 +568,94 @@ class WawRuleset(_Resolution, _Orders):
             units=units,
             decks={"cup": (), "aside": ()},
             control=control,
-            vars={},
+            vars=(
+                {"ammo": tuple((k, v.missions) for k, v in self.supports.items())}
+                if self.supports
+                else {}
+            ),
         )
+
+    _SUPPORT_KEYS = (
+        "id",
+        "side",
+        "name",
+        "kind",
+        "weapon",
+        "fp",
+        "to_hit",
+        "chits",
+        "missions",
+        "smoke",
+        "rationale",
+    )
+
+    def _parse_supports(
+        self, sides: Mapping[str, Side], add: Callable[[str, str], None]
+    ) -> dict[str, Support]:
+        """``[[support]]``: off-map artillery and air support (WaW 1.7 chits).
+
+        ASSUMPTION 51 (no artillery rules in the seeds): a support has a side,
+        firepower and to-hit (the scenario's estimates, so a ``rationale`` is
+        required), ``chits`` per turn in the cup while it has ``missions`` left
+        (the ammunition depletion marker), and may fire smoke (artillery only).
+        """
+        raw = self.scenario.data.get("support")
+        out: dict[str, Support] = {}
+        if raw is None:
+            return out
+        if not isinstance(raw, list) or not all(isinstance(x, Mapping) for x in raw):
+            add("support", "must be a list of tables ([[support]])")
+            return out
+
+        def whole(
+            item: Mapping[str, Any], key: str, lo: int, hi: int, dflt: Any
+        ) -> int:
+            v = item.get(key, dflt)
+            if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+                add(f"{where}.{key}", f"must be a whole number {lo}-{hi}, not {v!r}")
+                return lo
+            return v
+
+        for i, item in enumerate(raw):
+            sid = item.get("id")
+            where = f"support[{i}]" + (f" ({sid!r})" if isinstance(sid, str) else "")
+            for k in item:
+                if k not in self._SUPPORT_KEYS:
+                    close = difflib.get_close_matches(str(k), self._SUPPORT_KEYS, n=1)
+                    hint = f"; did you mean {close[0]!r}?" if close else ""
+                    add(f"{where}.{k}", f"unknown key{hint}")
+            if not isinstance(sid, str) or not sid or sid in out:
+                add(f"{where}.id", "needs a unique id")
+                continue
+            side = item.get("side")
+            if side not in sides:
+                add(f"{where}.side", f"{side!r} is not one of {list(sides)}")
+                continue
+            kind = item.get("kind", "artillery")
+            if kind not in ("artillery", "air"):
+                add(f"{where}.kind", f'{kind!r}: use "artillery" or "air"')
+            weapon = item.get("weapon", "he")
+            if weapon not in ("he", "ap"):
+                add(f"{where}.weapon", f'{weapon!r}: use "he" or "ap"')
+            smoke = item.get("smoke", kind == "artillery")
+            if not isinstance(smoke, bool) or (smoke and kind != "artillery"):
+                add(f"{where}.smoke", "true or false; only artillery fires smoke")
+                smoke = False
+            if not str(item.get("rationale", "")).strip():
+                add(f"{where}.rationale", "missing; say where the values come from")
+            out[sid] = Support(
+                id=sid,
+                side=str(side),
+                name=str(item.get("name", sid)),
+                kind=str(kind),
+                weapon=str(weapon),
+                fp=whole(item, "fp", 1, 20, None),
+                to_hit=whole(item, "to_hit", 2, 6, None),
+                chits=whole(item, "chits", 1, 4, 1),
+                missions=whole(item, "missions", 1, 99, 3),
+                smoke=bool(smoke),
+            )
+        return out
 
     def _sw_problem(self, sw_id: Any, utype: UnitType) -> str | None:
         """Why a support weapon cannot go with a unit (WaW 1.3.5), or None."""
@@ -527,8 +673,12 @@ class WawRuleset(_Resolution, _Orders):
             )
         if t.attaches_to == "infantry" and utype.unit_class is not UnitClass.INFANTRY:
             return f"{t.name} goes with infantry (WaW 1.3.5), not a {utype.name}"
-        if t.attaches_to == "tank" and utype.unit_class is not UnitClass.ARMORED:
-            return f"{t.name} is fired by tanks (WaW 1.3.5), not a {utype.name}"
+        if t.attaches_to == "tank" and utype.id not in t.platforms:
+            # WaW 1.3.5 tank SW: only the T-80 and T-64 fire ATGMs through the gun.
+            return (
+                f"{utype.name} cannot take {t.name}: it is fired through the gun "
+                f"of {', '.join(t.platforms)} only (WaW 1.3.5)"
+            )
         if t.nation != utype.nation:
             return (
                 f"{t.name} ({t.nation.value}) does not belong to a {utype.name} "
@@ -613,6 +763,8 @@ class WawRuleset(_Resolution, _Orders):
             return None
         if v.get("drawn"):
             return state.formations[v["drawn"]].side
+        if v.get("support"):
+            return self.supports[v["support"]].side
         if v.get("opp"):
             return self.enemy_of(state.units[v["opp"]].side)
         if v.get("active"):
@@ -665,7 +817,7 @@ class WawRuleset(_Resolution, _Orders):
             if self._annihilated(st):
                 self._game_over(ctx, "annihilation")
                 return
-            if v.get("drawn"):
+            if v.get("drawn") or v.get("support"):
                 return
             if v.get("opp"):
                 if self._opp_fire_options(self._snap(st), st.units[v["opp"]]):
@@ -685,7 +837,9 @@ class WawRuleset(_Resolution, _Orders):
                 cup = st.decks["cup"]
                 # WaW 3.0: the second end-turn chit, or no formation chit left in
                 # the cup, ends the Operations phase.
-                if v.get("end_chits", 0) >= 2 or all(c == END_CHIT for c in cup):
+                if v.get("end_chits", 0) >= 2 or not any(
+                    c in st.formations for c in cup
+                ):
                     self._cleanup(ctx)
                     continue
                 self._draw(ctx)
@@ -749,6 +903,14 @@ class WawRuleset(_Resolution, _Orders):
             )
             if alive:
                 cup += [fid] * f.chits
+        # WaW set-up / 1.7: air support (and artillery) and chaos chits go in
+        # the cup too.  ASSUMPTION 51: a support whose missions are spent (its
+        # ammunition depletion marker) puts no chit in.
+        ammo = dict(st.vars.get("ammo", ()))
+        for sid, sup in self.supports.items():
+            if ammo.get(sid, 0) > 0:
+                cup += [SUPPORT_CHIT + sid] * sup.chits
+        cup += [CHAOS_CHIT] * self.chaos_chits
         return (*cup, END_CHIT, END_CHIT)
 
     def _arrive(self, ctx: RuleContext) -> None:
@@ -852,6 +1014,35 @@ class WawRuleset(_Resolution, _Orders):
                 + var_change(end_chits=n, next_drawer=nxt),
             )
             return
+        if chit.startswith(SUPPORT_CHIT):
+            sup = self.supports[chit.removeprefix(SUPPORT_CHIT)]
+            ctx.emit(
+                "draw",
+                side=drawer,
+                target=chit,
+                result="support chit",
+                detail=(
+                    f"{who} draws the fire support chit of {sup.name} "
+                    f"({st.sides[sup.side].name}); {_plural(len(cup), 'chit')} left"
+                ),
+                changes=deck_change("cup", cup)
+                + deck_change("aside", (*st.decks["aside"], chit))
+                + var_change(support=sup.id, next_drawer=nxt),
+            )
+            return
+        if chit == CHAOS_CHIT:
+            ctx.emit(
+                "draw",
+                side=drawer,
+                target=chit,
+                result="chaos chit",
+                detail=f"{who} draws a chaos chit; {_plural(len(cup), 'chit')} left",
+                changes=deck_change("cup", cup)
+                + deck_change("aside", (*st.decks["aside"], chit))
+                + var_change(next_drawer=nxt),
+            )
+            self._chaos(ctx, drawer)
+            return
         f = st.formations[chit]
         ctx.emit(
             "draw",
@@ -864,6 +1055,53 @@ class WawRuleset(_Resolution, _Orders):
                 f"{_plural(len(cup), 'chit')} left in the cup"
             ),
             changes=deck_change("cup", cup) + var_change(drawn=chit, next_drawer=nxt),
+        )
+
+    def _chaos(self, ctx: RuleContext, side: str) -> None:
+        """A chaos chit (WaW 1.7; its effect is not in the seeds).
+
+        ASSUMPTION 55: the fog of war strikes the side that drew it: a d6 of 1-3
+        takes one of its formation chits still in the cup out of play for this
+        turn (a second d6 picks which, in cup order); 4-6: no effect.
+        """
+        st = ctx.state
+        (die,) = roll_d6(ctx.rng, 1)
+        cup = list(st.decks["cup"])
+        mine = [
+            i
+            for i, c in enumerate(cup)
+            if c in st.formations and st.formations[c].side == side
+        ]
+        if die > 3 or not mine:
+            ctx.emit(
+                "chaos",
+                side=side,
+                dice=(die,),
+                needed=3,
+                result="no effect",
+                detail=f"chaos: d6 = {die}"
+                + (
+                    " (4-6: no effect)" if die > 3 else "; no chit of theirs in the cup"
+                ),
+            )
+            return
+        (pick,) = roll_d6(ctx.rng, 1)
+        idx = mine[(pick - 1) * len(mine) // 6]
+        chit = cup.pop(idx)
+        ctx.emit(
+            "chaos",
+            side=side,
+            formation=chit,
+            target=chit,
+            dice=(die, pick),
+            needed=3,
+            result="chit lost",
+            detail=(
+                f"chaos: d6 = {die} (1-3): {st.formations[chit].name} loses a chit "
+                f"this turn (d6 = {pick} picks it)"
+            ),
+            changes=deck_change("cup", cup)
+            + deck_change("aside", (*st.decks["aside"], chit)),
         )
 
     def _cleanup(self, ctx: RuleContext) -> None:
@@ -883,16 +1121,30 @@ class WawRuleset(_Resolution, _Orders):
         for u in st.units.values():
             if u.ops_complete:
                 changes += unit_change(u.id, ops_complete=False)
-            for key in ("mp", "lead_used"):
+            # clean-up: "Artillery Shock" markers removed with the Ops Complete ones
+            for key in ("mp", "lead_used", "mode_set", "shock"):
                 if key in u.attrs:
                     changes += unit_change(u.id, **{key: None})
         changes += var_change(
             drawn=None, active=None, acting=None, escort=None, opp=None, deferred=()
         )
+        # Clean-up (seed 000): remove "In Zone" markers; adjust smoke markers.
+        # ASSUMPTION 54: fresh smoke (2) thins (1) at the first clean-up and is gone
+        # at the second.
+        if st.vars.get("in_zone"):
+            changes += var_change(in_zone=())
+        smoke = st.vars.get("smoke")
+        if smoke:
+            changes += var_change(
+                smoke=tuple((h, lvl - 1) for h, lvl in smoke if lvl > 1)
+            )
         ctx.emit(
             "cleanup",
             result="markers removed",
-            detail=f"Operations phase over ({why}); Ops Complete markers removed",
+            detail=(
+                f"Operations phase over ({why}); Ops Complete, In Zone and "
+                "Artillery Shock markers removed, smoke thinned"
+            ),
             changes=changes,
         )
         self._reposition_hqs(ctx)
@@ -1152,8 +1404,52 @@ class WawRuleset(_Resolution, _Orders):
                 if side == unit.side and n >= STACK_LIMIT and h != here
             }
         return self.board.reachable(
-            here, i.mobility, self.movement_left(unit), sorted(blocked)
+            here,
+            i.mobility,
+            self.movement_left(unit),
+            sorted(blocked),
+            self._enter_costs(state, unit),
         )
+
+    def area_fire_odds(
+        self,
+        state: GameState,
+        firepower: int,
+        to_hit: int,
+        weapon: str,
+        h: str,
+        side: str,
+    ) -> list[tuple[Unit, dict[str, float]]]:
+        """Exact result odds of indirect or off-map fire at every enemy of ``h``.
+
+        Same rule code as the dice (WaW 1.3.4.3 mortars, support chits): one
+        entry per unit of the hex that such fire attacks.
+        """
+        from .odds import support_result_probabilities
+
+        snap = self._snap(state)
+        out = []
+        for t in self._combatants(snap, h, self.enemy_of(side)):
+            if (
+                self.info[t.id].is_helicopter
+                or (
+                    weapon,
+                    self._target_type(t),
+                )
+                not in _ALLOWED
+            ):
+                continue
+            probs = support_result_probabilities(
+                firepower,
+                to_hit,
+                self.info[t.id].utype,
+                kind=weapon,
+                terrain_dice=self.board.defence_dice(h)
+                + (1 if self._hidden(state, t) else 0),
+                target_state=self._ustate(t),
+            )
+            out.append((t, {k: float(v) for k, v in probs.items()}))
+        return out
 
     def shot_odds(
         self,
@@ -1202,14 +1498,16 @@ class WawRuleset(_Resolution, _Orders):
                 continue
             sw = self._sw(attacker) if kind == "sw" else None
             real = sw[1] if sw is not None else kind
-            if (real, tt) not in _ALLOWED or (d > 1 and d - 1 > self._reach(w)):
+            if (real, tt) not in _ALLOWED or (
+                d > 1 and d - 1 > self._reach(effective_weapon(w, real, tt))
+            ):
                 continue
             if moving and (
                 not w.fp_underlined or self._spent(attacker) > self._mp(attacker) / 2
             ):
                 continue
             if seen is None:
-                seen = d == 1 or self.board.visible(frm, to)
+                seen = self._los(state, attacker, frm, target, to)
             if not seen:
                 return None
             p = self._result_odds(
@@ -1222,6 +1520,8 @@ class WawRuleset(_Resolution, _Orders):
                 d,
                 self.board.terrain[to],
                 moving,
+                None if sw is not None else attacker.attrs.get("mode"),
+                self._hidden(state, target, target_at),
             )
             score = p["reduced"] + p["destroyed"] + 0.3 * p["disrupted"]
             if best is None or score > best[0]:
@@ -1239,9 +1539,13 @@ class WawRuleset(_Resolution, _Orders):
         d: int,
         terrain: str,
         moving: bool,
+        mode: str | None = None,
+        hidden: bool = False,
     ) -> dict[str, float]:
         key = (
             self._odds_token,
+            mode,
+            hidden,
             attacker.id,
             a_strength,
             kind,
@@ -1267,6 +1571,8 @@ class WawRuleset(_Resolution, _Orders):
                 attacker_reduced=a_strength == "reduced",
                 adjacent=d == 1,
                 chart=self.chart,
+                attacker_mode=mode,
+                concealment_dice=1 if hidden else 0,
             )
             hit = {k: float(v) for k, v in probs.items()}
             if len(_ODDS_CACHE) > 200_000:
@@ -1275,14 +1581,36 @@ class WawRuleset(_Resolution, _Orders):
         return hit
 
     def unit_columns(self, state: GameState) -> dict[str, dict[str, Any]]:
-        """WaW columns for ``Game.units``: class, MP left, in command."""
-        cls, mp_left, cmd = {}, {}, {}
+        """WaW columns for ``Game.units``: class, MP left, in command, markers.
+
+        ``markers``: the unit's special state in words - helicopter mode (9.0),
+        laid bridge, hiding (6.1.5), Artillery Shock, its support weapon (1.3.5).
+        """
+        cls, mp_left, cmd, marks = {}, {}, {}, {}
         for uid, u in state.units.items():
             i = self.info[uid]
             cls[uid] = i.utype.unit_class.value
             mp_left[uid] = None if u.destroyed else self._mp(u) - self._spent(u)
             cmd[uid] = None if u.destroyed else self.in_command(state, u)
-        return {"unit_class": cls, "mp_left": mp_left, "in_command": cmd}
+            words = []
+            if i.is_helicopter:
+                words.append(f"{u.attrs.get('mode') or 'low'} mode")
+            if u.attrs.get("deployed"):
+                words.append("bridge laid")
+            if u.attrs.get("hiding"):
+                words.append("hiding")
+            if u.attrs.get("shock"):
+                words.append("artillery shock")
+            if u.attrs.get("sw"):
+                placed = "placed" if u.attrs.get("sw_placed") else "unplaced"
+                words.append(f"SW {self.catalog[u.attrs['sw']].name} ({placed})")
+            marks[uid] = ", ".join(words) or None
+        return {
+            "unit_class": cls,
+            "mp_left": mp_left,
+            "in_command": cmd,
+            "markers": marks,
+        }
 
 
 def unit_odds(
@@ -1342,6 +1670,9 @@ def unit_odds(
         "leadership": lead,
         "adjacent": d == 1,
         "chart": rules.chart,
+        "attacker_mode": u.attrs.get("mode"),
+        # WaW 6.1.5: a hiding target's extra defence die
+        "concealment_dice": 1 if rules._hidden(st, t) else 0,
     }
     a_type, t_type = rules.info[u.id].utype, rules.info[t.id].utype
     terrain = rules.board.terrain[t.position]  # type: ignore[index]
