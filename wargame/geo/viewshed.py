@@ -327,7 +327,7 @@ _PARALLEL_MIN_CELLS = 50_000
 # Rays per sector are cut into this many runs when two or more threads sweep; the
 # runs are handed out one at a time, so a thread slowed by another process does
 # not hold up the other.
-_CHUNKS = 32
+_CHUNKS = 8
 
 
 def _sweep(
