@@ -24,7 +24,7 @@ from wargame.rules.waw import (
 )
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rules_waw"))
-from waw_helpers import activate, scenario, unit
+from waw_helpers import activate, game_for, scenario, unit
 from waw_special import special_scenario
 
 
@@ -39,6 +39,14 @@ def decision_of(game: Game) -> Decision:
         view=lambda: game.state_for(side),
         rules=game.ruleset,
     )
+
+
+def play_activation(game: Game, policy: object, formation: str) -> None:
+    """Let ``policy`` play ``formation``'s activation (12 actions at most)."""
+    for _ in range(12):
+        if game.state.vars.get("active") != formation:
+            break
+        game.apply(policy.choose(decision_of(game)))  # type: ignore[attr-defined]
 
 
 TARGETS = [
@@ -58,8 +66,7 @@ def test_policies_fire_the_mortar_through_the_hq_that_sees_the_target(
 ) -> None:
     # WaW 1.3.4.3: K16 is out of the mortar's sight but in its HQ's.
     units = [u for u in TARGETS if u["id"] != "A1"]
-    game = Game.from_scenario(scenario(units), seed=1)
-    activate(game, "A")
+    game = game_for(units, "A", seed=1)
     acts = game.legal_actions()
     assert IndirectFire("A2", "K16", "A-HQ") in acts
     assert policy.choose(decision_of(game)) == IndirectFire("A2", "K16", "A-HQ")  # type: ignore[attr-defined]
@@ -101,8 +108,7 @@ def test_doctrine_boards_far_infantry_onto_its_carrier() -> None:
         unit("B1", "t72", "B", "B3"),
     ]
     objectives = [{"hex": "C4", "vp": 3, "controlled_by": "pact"}]
-    game = Game.from_scenario(scenario(units, objectives=objectives), seed=2)
-    activate(game, "A")
+    game = game_for(units, "A", seed=2, objectives=objectives)
     assert Mount("A1", "A2") in game.legal_actions()
     assert DoctrinePolicy().choose(decision_of(game)) == Mount("A1", "A2")
 
@@ -135,23 +141,16 @@ def test_doctrine_lays_a_bridge_over_the_rhine_and_crosses_it() -> None:
         unit("B2", "t72", "B", "Y10"),
     ]
     objectives = [{"hex": "Y13", "vp": 3, "controlled_by": "nato"}]
-    game = Game.from_scenario(scenario(units, objectives=objectives), seed=4)
-    activate(game, "B")
+    game = game_for(units, "B", seed=4, objectives=objectives)
     policy = DoctrinePolicy()
-    for _ in range(12):
-        if game.state.vars.get("active") != "B":
-            break
-        game.apply(policy.choose(decision_of(game)))
+    play_activation(game, policy, "B")
     kinds = [e.kind for e in game.events]
     assert "bridge" in kinds
     assert game.state.units["B1"].position == "Y11"
     assert game.state.units["B1"].attrs.get("deployed")
     # next activation: the tank crosses on the bridge toward Remagen
     activate(game, "B")
-    for _ in range(12):
-        if game.state.vars.get("active") != "B":
-            break
-        game.apply(policy.choose(decision_of(game)))
+    play_activation(game, policy, "B")
     crossed = [e.hex_to for e in game.events if e.kind == "move" and e.unit == "B2"]
     assert "Y11" in crossed  # over the bridge, the only way across here
     assert game.state.units["B2"].position != "Y10"
@@ -166,8 +165,7 @@ def test_doctrine_takes_a_helicopter_high_to_see_over_the_cover() -> None:
         unit("B-HQ", "ussr_hq", "B", "B3"),
         unit("B1", "bmp1", "B", "K16"),
     ]
-    game = Game.from_scenario(scenario(units), seed=5)
-    activate(game, "A")
+    game = game_for(units, "A", seed=5)
     assert not game.ruleset.board.visible("N17", "K16")
     assert not [a for a in game.legal_actions() if getattr(a, "target", None) == "B1"]
     assert DoctrinePolicy().choose(decision_of(game)) == SetMode("A1", "high")

@@ -13,7 +13,8 @@ import math
 
 import numpy as np
 import pytest
-from waw_helpers import activate, hold_fire, kinds, scenario, unit
+from waw_helpers import game_for, hold_fire, kinds, scenario, unit
+from waw_helpers import since as new_events
 
 from wargame.engine import Game, IllegalActionError
 from wargame.rules import waw
@@ -29,16 +30,6 @@ from wargame.rules.waw import (
     Pass,
     Rally,
 )
-
-
-def game_for(units: list[dict], formation: str = "A", seed: int = 0, **kw) -> Game:
-    g = Game.from_scenario(scenario(units, **kw), seed=seed)
-    activate(g, formation)
-    return g
-
-
-def new_events(g: Game, n0: int) -> list:
-    return list(g.events[n0:])
 
 
 def reason(g: Game, action) -> str:

@@ -149,6 +149,14 @@ def test_odds_use_the_helicopter_mode_side() -> None:
     assert math.isclose(r.sum(), 1.0, abs_tol=1e-12)
 
 
+def _assert_within_3_se(exact, counts: dict[str, int], n: int) -> None:
+    """Each outcome's frequency in ``n`` dice paths is within 3 SE of its odds."""
+    for k in waw.OUTCOMES:
+        p = float(exact[k])
+        se = math.sqrt(p * (1 - p) / n)
+        assert abs(counts[k] / n - p) <= 3 * se + 1e-12, (k, counts[k] / n, p)
+
+
 def test_aa_odds_agree_with_the_dice_path() -> None:
     n = 100_000
     rng = np.random.default_rng(9_0)
@@ -164,10 +172,7 @@ def test_aa_odds_agree_with_the_dice_path() -> None:
             else "no effect"
         )
         counts[word] += 1
-    for k in waw.OUTCOMES:
-        p = exact[k]
-        se = math.sqrt(p * (1 - p) / n)
-        assert abs(counts[k] / n - p) <= 3 * se + 1e-12, (k, counts[k] / n, p)
+    _assert_within_3_se(exact, counts, n)
     assert exact["reduced"] == 0.0  # one-sided: no reduced side to show
 
 
@@ -189,7 +194,4 @@ def test_support_fire_odds_agree_with_the_dice_path() -> None:
             else "no effect"
         )
         counts[word] += 1
-    for k in waw.OUTCOMES:
-        p = float(exact[k])
-        se = math.sqrt(p * (1 - p) / n)
-        assert abs(counts[k] / n - p) <= 3 * se + 1e-12, (k, counts[k] / n, p)
+    _assert_within_3_se(exact, counts, n)

@@ -12,9 +12,19 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from waw_helpers import activate, hold_fire, kinds, scenario, unit
+from waw_helpers import (
+    activate,
+    game_for,
+    hold_fire,
+    kinds,
+    refused,
+    scenario,
+    since,
+    unit,
+    with_hqs,
+)
 
-from wargame.engine import Game, IllegalActionError, check_scenario
+from wargame.engine import Game, check_scenario
 from wargame.rules import waw
 from wargame.rules.waw import (
     Activate,
@@ -38,37 +48,17 @@ from wargame.rules.waw import (
     unit_odds,
 )
 
-
-def game_for(units: list[dict], formation: str = "A", seed: int = 0, **kw) -> Game:
-    g = Game.from_scenario(scenario(units, **kw), seed=seed)
-    activate(g, formation)
-    return g
-
-
-def refused(g: Game, action) -> str:
-    """The reason an illegal action is refused; checks that nothing changed."""
-    digest, n = g.state.digest(), len(g.events)
-    with pytest.raises(IllegalActionError) as err:
-        g.apply(action)
-    assert g.state.digest() == digest and len(g.events) == n
-    return str(err.value)
-
-
-def since(g: Game, n0: int) -> list:
-    return list(g.events[n0:])
-
-
 # --------------------------------------------------------------------------- #
 # support weapons (WaW 1.3.5)                                                 #
 # --------------------------------------------------------------------------- #
 
-SW_UNITS = [
-    unit("A-HQ", "us_hq", "A", "N17"),
-    unit("A1", "us_infantry", "A", "N17", name="Rifles 1/A", support_weapon="dragon"),
-    unit("B-HQ", "ussr_hq", "B", "H17"),
-    unit("B1", "ussr_infantry", "B", "L17", name="Rifles 1/74"),
-    unit("B2", "t72", "B", "K17", name="T-72 2/74"),
-]
+SW_UNITS = with_hqs(
+    [unit("A1", "us_infantry", "A", "N17", name="Rifles 1/A", support_weapon="dragon")],
+    [
+        unit("B1", "ussr_infantry", "B", "L17", name="Rifles 1/74"),
+        unit("B2", "t72", "B", "K17", name="T-72 2/74"),
+    ],
+)
 
 
 def test_support_weapon_fires_with_the_main_weapon_at_another_target() -> None:
@@ -127,15 +117,14 @@ def test_lost_sagger_example_played_on_the_map() -> None:
     # WaW 1.3.5 (seed 000 example): the Soviets have one unplaced Sagger; the
     # second Soviet rifle platoon is destroyed; d6 - 1 (one platoon lost before)
     # = 2 - 1 = 1: the Sagger is lost.
-    units = [
-        unit("A-HQ", "us_hq", "A", "N17"),
-        unit("A1", "m60", "A", "N17"),
-        unit("A2", "m60", "A", "M17"),
-        unit("B-HQ", "ussr_hq", "B", "H17"),
-        unit("B1", "ussr_infantry", "B", "L17", strength="reduced"),
-        unit("B2", "ussr_infantry", "B", "K17", strength="reduced"),
-        unit("B3", "ussr_infantry", "B", "H17", support_weapon="sagger"),
-    ]
+    units = with_hqs(
+        [unit("A1", "m60", "A", "N17"), unit("A2", "m60", "A", "M17")],
+        [
+            unit("B1", "ussr_infantry", "B", "L17", strength="reduced"),
+            unit("B2", "ussr_infantry", "B", "K17", strength="reduced"),
+            unit("B3", "ussr_infantry", "B", "H17", support_weapon="sagger"),
+        ],
+    )
     g = game_for(units)
     g.rng = FixedDice([6, 6, 3])  # 2 HE hits destroy the reduced platoon; d6 = 3
     n0 = len(g.events)
@@ -154,13 +143,13 @@ def test_lost_sagger_example_played_on_the_map() -> None:
 
 
 def test_no_unplaced_sw_roll_once_every_sw_is_placed() -> None:
-    units = [
-        unit("A-HQ", "us_hq", "A", "N17"),
-        unit("A1", "m60", "A", "N17"),
-        unit("B-HQ", "ussr_hq", "B", "H17"),
-        unit("B1", "ussr_infantry", "B", "L17", strength="reduced"),
-        unit("B2", "t72", "B", "H17"),
-    ]
+    units = with_hqs(
+        [unit("A1", "m60", "A", "N17")],
+        [
+            unit("B1", "ussr_infantry", "B", "L17", strength="reduced"),
+            unit("B2", "t72", "B", "H17"),
+        ],
+    )
     g = game_for(units)
     g.rng = FixedDice([6, 6])
     n0 = len(g.events)
@@ -173,12 +162,10 @@ def test_no_unplaced_sw_roll_once_every_sw_is_placed() -> None:
 # tank ATGMs (WaW 1.3.5)                                                      #
 # --------------------------------------------------------------------------- #
 
-ATGM_UNITS = [
-    unit("A-HQ", "us_hq", "A", "N17"),
-    unit("A1", "m60", "A", "N17", name="M60 1/A"),
-    unit("B-HQ", "ussr_hq", "B", "H17"),
-    unit("B1", "t64", "B", "H17", name="T-64 1/74", support_weapon="songster"),
-]
+ATGM_UNITS = with_hqs(
+    [unit("A1", "m60", "A", "N17", name="M60 1/A")],
+    [unit("B1", "t64", "B", "H17", name="T-64 1/74", support_weapon="songster")],
+)
 
 
 def test_tank_atgm_only_from_a_stationary_tank() -> None:
@@ -228,13 +215,13 @@ def test_disrupted_tank_cannot_fire_its_atgm() -> None:
 # transport (WaW 5.2, seed 001)                                               #
 # --------------------------------------------------------------------------- #
 
-CARRIED = [
-    unit("A-HQ", "us_hq", "A", "N17"),
-    unit("A1", "m60", "A", "N17"),
-    unit("B-HQ", "ussr_hq", "B", "H17"),
-    unit("B1", "bmp1", "B", "L17", name="BMP 1/74"),
-    unit("B2", "ussr_infantry", "B", None, carried_by="B1", name="Rifles 2/74"),
-]
+CARRIED = with_hqs(
+    [unit("A1", "m60", "A", "N17")],
+    [
+        unit("B1", "bmp1", "B", "L17", name="BMP 1/74"),
+        unit("B2", "ussr_infantry", "B", None, carried_by="B1", name="Rifles 2/74"),
+    ],
+)
 
 
 def test_transport_passengers_disrupted_with_carrier() -> None:
@@ -304,13 +291,13 @@ def test_unloading_into_a_full_stack_is_illegal_and_changes_nothing() -> None:
 
 def test_loading_and_unloading_cost_the_carrier_one_mp() -> None:
     # WaW 5.2 (costs assumed, assumption 57): 1 MP of the carrier's movement.
-    units = [
-        unit("A-HQ", "us_hq", "A", "N17"),
-        unit("A1", "m60", "A", "N17"),
-        unit("B-HQ", "ussr_hq", "B", "H17"),
-        unit("B1", "bmp1", "B", "H17", name="BMP 1/74"),
-        unit("B2", "ussr_infantry", "B", "H17", name="Rifles 2/74"),
-    ]
+    units = with_hqs(
+        [unit("A1", "m60", "A", "N17")],
+        [
+            unit("B1", "bmp1", "B", "H17", name="BMP 1/74"),
+            unit("B2", "ussr_infantry", "B", "H17", name="Rifles 2/74"),
+        ],
+    )
     g = game_for(units, "B")
     g.apply(Mount("B2", "B1"))
     assert g.state.units["B1"].attrs["mp"] == 1.0
@@ -345,15 +332,20 @@ def test_an_exhausted_carrier_cannot_load() -> None:
 
 def test_a_truck_carries_a_rifle_platoon() -> None:
     # Seed 000: movement in a circle = may carry infantry (the Ural lorry).
-    units = [
-        unit("A-HQ", "us_hq", "A", "N17"),
-        unit("A1", "m60", "A", "N17"),
-        unit("B-HQ", "ussr_hq", "B", "H17"),
-        unit("B1", "ural375", "B", "H17"),
-        unit(
-            "B2", "ussr_infantry", "B", None, carried_by="B1", support_weapon="sagger"
-        ),
-    ]
+    units = with_hqs(
+        [unit("A1", "m60", "A", "N17")],
+        [
+            unit("B1", "ural375", "B", "H17"),
+            unit(
+                "B2",
+                "ussr_infantry",
+                "B",
+                None,
+                carried_by="B1",
+                support_weapon="sagger",
+            ),
+        ],
+    )
     g = game_for(units, "B")
     g.apply(Move("B1", "G17"))
     hold_fire(g)
@@ -388,15 +380,17 @@ def test_tow_jeep_example_played_on_the_map() -> None:
 def test_destroyed_vehicle_leaves_a_wreck_that_light_vehicles_keep_out_of() -> None:
     # WaW 1.3.4.2: light-armored and unarmored vehicles must keep clear of wreck
     # markers (assumption: they may not enter a wreck hex); tanks may.
-    units = [
-        unit("A-HQ", "us_hq", "A", "N17"),
-        unit("A1", "m60", "A", "N17"),
-        unit("A2", "m113", "A", "N17", name="M113 2/A"),
-        unit("A3", "m60", "A", "M18"),
-        unit("B-HQ", "ussr_hq", "B", "H17"),
-        unit("B1", "t72", "B", "M17", strength="reduced"),
-        unit("B2", "t72", "B", "H17"),
-    ]
+    units = with_hqs(
+        [
+            unit("A1", "m60", "A", "N17"),
+            unit("A2", "m113", "A", "N17", name="M113 2/A"),
+            unit("A3", "m60", "A", "M18"),
+        ],
+        [
+            unit("B1", "t72", "B", "M17", strength="reduced"),
+            unit("B2", "t72", "B", "H17"),
+        ],
+    )
     g = game_for(units)
     g.rng = FixedDice([6, 6, 6, 6, 1, 1])
     n0 = len(g.events)
@@ -414,12 +408,9 @@ def test_destroyed_vehicle_leaves_a_wreck_that_light_vehicles_keep_out_of() -> N
 
 def test_he_fire_at_light_armor_saves_with_armor() -> None:
     # WaW 1.3.4.2: HE may be fired at light-armored vehicles (a normal HE attack).
-    units = [
-        unit("A-HQ", "us_hq", "A", "N17"),
-        unit("A1", "us_infantry", "A", "N17"),
-        unit("B-HQ", "ussr_hq", "B", "H17"),
-        unit("B1", "btr70", "B", "M17"),
-    ]
+    units = with_hqs(
+        [unit("A1", "us_infantry", "A", "N17")], [unit("B1", "btr70", "B", "M17")]
+    )
     g = game_for(units)
     g.rng = FixedDice([6, 6, 6, 5])  # HE 3 hits; BTR saves 1 armor die on 6: no
     g.apply(Fire("A1", "B1", "he"))
@@ -430,14 +421,14 @@ def test_he_fire_at_light_armor_saves_with_armor() -> None:
 # helicopters (WaW 9.0) and air defence (1.3.4.5)                             #
 # --------------------------------------------------------------------------- #
 
-HELI = [
-    unit("A-HQ", "us_hq", "A", "N17"),
-    unit("A1", "m60", "A", "N17"),
-    unit("A2", "m113", "A", "N17"),
-    unit("AH", "ah64", "A", "N17", name="Apache 1/A"),
-    unit("B-HQ", "ussr_hq", "B", "H17"),
-    unit("B1", "t72", "B", "H17", name="T-72 1/74"),
-]
+HELI = with_hqs(
+    [
+        unit("A1", "m60", "A", "N17"),
+        unit("A2", "m113", "A", "N17"),
+        unit("AH", "ah64", "A", "N17", name="Apache 1/A"),
+    ],
+    [unit("B1", "t72", "B", "H17", name="T-72 1/74")],
+)
 
 
 def test_helicopters_do_not_count_for_stacking() -> None:
@@ -487,13 +478,13 @@ def test_helicopters_attack_alone_without_hq_leadership() -> None:
 def test_helicopter_in_high_mode_sees_and_is_seen_over_obstacles() -> None:
     # ASSUMPTION (player aid LOS table not in the seeds): high mode is above
     # every obstacle; low mode uses the ground LOS of its hex.
-    units = [
-        unit("A-HQ", "us_hq", "A", "N17"),
-        unit("A1", "m163", "A", "N17", name="Vulcan 1/A"),
-        unit("B-HQ", "ussr_hq", "B", "H17"),
-        unit("B1", "t72", "B", "H17"),
-        unit("B2", "mi24", "B", "K16", name="Hind 2/74"),
-    ]
+    units = with_hqs(
+        [unit("A1", "m163", "A", "N17", name="Vulcan 1/A")],
+        [
+            unit("B1", "t72", "B", "H17"),
+            unit("B2", "mi24", "B", "K16", name="Hind 2/74"),
+        ],
+    )
     g = game_for(units)
     assert not g.ruleset.board.visible("N17", "K16")
     assert refused(g, Fire("A1", "B2", "aa")) == (
@@ -505,12 +496,10 @@ def test_helicopter_in_high_mode_sees_and_is_seen_over_obstacles() -> None:
 
 
 def test_aa_fire_only_at_aircraft() -> None:
-    units = [
-        unit("A-HQ", "us_hq", "A", "N17"),
-        unit("A1", "m163", "A", "N17", name="Vulcan 1/A"),
-        unit("B-HQ", "ussr_hq", "B", "H17"),
-        unit("B1", "t72", "B", "L17", name="T-72 1/74"),
-    ]
+    units = with_hqs(
+        [unit("A1", "m163", "A", "N17", name="Vulcan 1/A")],
+        [unit("B1", "t72", "B", "L17", name="T-72 1/74")],
+    )
     g = game_for(units)
     assert refused(g, Fire("A1", "B1", "aa")) == (
         "Vulcan 1/A cannot fire AA at T-72 1/74: AA fire cannot be used against "
@@ -521,13 +510,13 @@ def test_aa_fire_only_at_aircraft() -> None:
 def test_aa_fire_keeps_its_range_other_fire_at_helicopters_is_halved() -> None:
     # WaW 1.3.4.5: AA range is not halved against aircraft (ASSUMPTION: other
     # fire at aircraft is).  M163 HE range 5 -> 2 against the Hind; AA range 8.
-    units = [
-        unit("A-HQ", "us_hq", "A", "N17"),
-        unit("A1", "m163", "A", "N17", name="Vulcan 1/A"),
-        unit("B-HQ", "ussr_hq", "B", "H17"),
-        unit("B1", "t72", "B", "H17"),
-        unit("B2", "mi24", "B", "G17", name="Hind 2/74", mode="high"),
-    ]
+    units = with_hqs(
+        [unit("A1", "m163", "A", "N17", name="Vulcan 1/A")],
+        [
+            unit("B1", "t72", "B", "H17"),
+            unit("B2", "mi24", "B", "G17", name="Hind 2/74", mode="high"),
+        ],
+    )
     g = game_for(units)
     # range 6: beyond twice the halved HE range (2), within the AA range 8
     why = refused(g, Fire("A1", "B2", "he"))
@@ -542,13 +531,10 @@ def test_aa_fire_keeps_its_range_other_fire_at_helicopters_is_halved() -> None:
 
 
 def test_two_net_hits_destroy_a_helicopter_and_leave_no_wreck() -> None:
-    units = [
-        unit("A-HQ", "us_hq", "A", "N17"),
-        unit("A1", "m163", "A", "N17"),
-        unit("B-HQ", "ussr_hq", "B", "H17"),
-        unit("B1", "t72", "B", "H17"),
-        unit("B2", "mi8", "B", "J17", mode="high"),
-    ]
+    units = with_hqs(
+        [unit("A1", "m163", "A", "N17")],
+        [unit("B1", "t72", "B", "H17"), unit("B2", "mi8", "B", "J17", mode="high")],
+    )
     g = game_for(units)
     g.rng = FixedDice([6, 6, 1])  # no armor: no save dice
     n0 = len(g.events)
@@ -560,13 +546,10 @@ def test_two_net_hits_destroy_a_helicopter_and_leave_no_wreck() -> None:
 
 def test_aa_unit_reduction_leaves_a_wreck() -> None:
     # WaW 1.3.4.5: one-sided AA counters: a reduction replaces them by a wreck.
-    units = [
-        unit("A-HQ", "us_hq", "A", "N17"),
-        unit("A1", "m60", "A", "N17"),
-        unit("B-HQ", "ussr_hq", "B", "H17"),
-        unit("B1", "zsu23_4", "B", "L17"),
-        unit("B2", "t72", "B", "H17"),
-    ]
+    units = with_hqs(
+        [unit("A1", "m60", "A", "N17")],
+        [unit("B1", "zsu23_4", "B", "L17"), unit("B2", "t72", "B", "H17")],
+    )
     g = game_for(units)
     g.rng = FixedDice([3, 3, 1, 1, 1])  # 2 AP hits, 1 armor die fails
     n0 = len(g.events)
@@ -576,24 +559,18 @@ def test_aa_unit_reduction_leaves_a_wreck() -> None:
 
 
 def test_m163_fires_he_at_ground_targets() -> None:
-    units = [
-        unit("A-HQ", "us_hq", "A", "N17"),
-        unit("A1", "m163", "A", "N17"),
-        unit("B-HQ", "ussr_hq", "B", "H17"),
-        unit("B1", "ussr_infantry", "B", "L17"),
-    ]
+    units = with_hqs(
+        [unit("A1", "m163", "A", "N17")], [unit("B1", "ussr_infantry", "B", "L17")]
+    )
     g = game_for(units)
     assert Fire("A1", "B1", "he") in g.legal_actions()
 
 
 def test_infantry_aa_support_weapon_fires_at_a_helicopter() -> None:
-    units = [
-        unit("A-HQ", "us_hq", "A", "N17"),
-        unit("A1", "us_infantry", "A", "N17", support_weapon="stinger"),
-        unit("B-HQ", "ussr_hq", "B", "H17"),
-        unit("B1", "t72", "B", "H17"),
-        unit("B2", "mi8", "B", "K17", mode="high"),
-    ]
+    units = with_hqs(
+        [unit("A1", "us_infantry", "A", "N17", support_weapon="stinger")],
+        [unit("B1", "t72", "B", "H17"), unit("B2", "mi8", "B", "K17", mode="high")],
+    )
     g = game_for(units)
     g.rng = FixedDice([5, 4])
     n0 = len(g.events)
@@ -1156,12 +1133,7 @@ def test_the_bridge_cannot_be_taken_up_under_a_unit() -> None:
 def test_impossible_combinations_in_a_scenario_are_rejected(
     extra: list[dict], problem: str
 ) -> None:
-    units = [
-        unit("A-HQ", "us_hq", "A", "N17"),
-        unit("A1", "m60", "A", "N17"),
-        unit("B-HQ", "ussr_hq", "B", "H17"),
-        *extra,
-    ]
+    units = with_hqs([unit("A1", "m60", "A", "N17")], [*extra])
     problems = check_scenario(scenario(units))
     assert any(problem in p for p in problems), problems
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from wargame.engine import Game
+import pytest
+
+from wargame.engine import Game, IllegalActionError
 from wargame.rules.waw import Activate, Defer, EndActivation, Pass
 
 MAP = {"name": "rhine-remagen", "hex_size_m": 150, "window": "Remagen"}
@@ -21,6 +23,16 @@ def unit(uid: str, utype: str, formation: str, hex_: str | None, **kw: Any) -> d
     if hex_ is not None:
         out["hex"] = hex_
     return out
+
+
+def with_hqs(team_a: list[dict], team_b: list[dict]) -> list[dict]:
+    """``team_a`` after its HQ "A-HQ" at N17, ``team_b`` after "B-HQ" at H17."""
+    return [
+        unit("A-HQ", "us_hq", "A", "N17"),
+        *team_a,
+        unit("B-HQ", "ussr_hq", "B", "H17"),
+        *team_b,
+    ]
 
 
 def scenario(
@@ -85,6 +97,27 @@ def activate(game: Game, formation: str, *, limit: int = 400) -> None:
         elif v.get("active"):
             game.apply(EndActivation())
     raise AssertionError(f"{formation} was never activated")
+
+
+def game_for(units: list[dict], formation: str = "A", seed: int = 0, **kw) -> Game:
+    """A game of ``scenario(units, **kw)`` in ``formation``'s action phase."""
+    g = Game.from_scenario(scenario(units, **kw), seed=seed)
+    activate(g, formation)
+    return g
+
+
+def refused(g: Game, action) -> str:
+    """The reason an illegal action is refused; checks that nothing changed."""
+    digest, n = g.state.digest(), len(g.events)
+    with pytest.raises(IllegalActionError) as err:
+        g.apply(action)
+    assert g.state.digest() == digest and len(g.events) == n
+    return str(err.value)
+
+
+def since(g: Game, n0: int) -> list:
+    """The events logged since the log had ``n0`` of them."""
+    return list(g.events[n0:])
 
 
 def hold_fire(game: Game) -> None:

@@ -12,27 +12,16 @@ balanced: it exists so that random play reaches every special rule.
 
 from __future__ import annotations
 
-from typing import Any
-
-from waw_helpers import MAP
-
-
-def _u(
-    uid: str, utype: str, formation: str, hex_: str | None = None, **kw: Any
-) -> dict:
-    out: dict[str, Any] = {"id": uid, "type": utype, "formation": formation, **kw}
-    if hex_ is not None:
-        out["hex"] = hex_
-    return out
+from waw_helpers import MAP, unit
 
 
 def special_scenario(turns: int = 4) -> dict:
     """The scenario dict (see the module docstring)."""
     units = [
-        _u("US-HQ", "us_hq", "A", "N17"),
-        _u("US-M60", "m60", "A", "N17"),
-        _u("US-APC", "m113", "A", "O18"),
-        _u(
+        unit("US-HQ", "us_hq", "A", "N17"),
+        unit("US-M60", "m60", "A", "N17"),
+        unit("US-APC", "m113", "A", "O18"),
+        unit(
             "US-INF",
             "us_infantry",
             "A",
@@ -40,23 +29,23 @@ def special_scenario(turns: int = 4) -> dict:
             carried_by="US-APC",
             support_weapon="stinger",
         ),
-        _u("US-INF2", "us_infantry", "A", "M18", support_weapon="dragon"),
-        _u("US-AA", "m163", "A", "O17"),
-        _u("US-TOW", "tow_jeep", "A", "P17"),
-        _u("US-MOR", "us_mortar81", "A", "P18"),
-        _u("US-SCOUT", "m3", "A", "M17"),
-        _u("US-AH64", "ah64", "AV", "Q16"),
-        _u("US-AH1", "ah1", "AV", "Q18", mode="high"),
-        _u("SU-HQ", "ussr_hq", "B", "H17"),
-        _u("SU-T64", "t64", "B", "H17", support_weapon="songster"),
-        _u("SU-T72", "t72", "B", "I16"),
-        _u("SU-ZSU", "zsu23_4", "B", "G17"),
-        _u("SU-SA9", "sa9", "B", "G16"),
-        _u("SU-MOR", "ussr_mortar120", "B", "F18"),
-        _u("SU-RECON", "brdm2", "B", "I18"),
-        _u("SU-HQ2", "ussr_hq", "C", "H18"),
-        _u("SU-BMP", "bmp1", "C", "H18"),
-        _u(
+        unit("US-INF2", "us_infantry", "A", "M18", support_weapon="dragon"),
+        unit("US-AA", "m163", "A", "O17"),
+        unit("US-TOW", "tow_jeep", "A", "P17"),
+        unit("US-MOR", "us_mortar81", "A", "P18"),
+        unit("US-SCOUT", "m3", "A", "M17"),
+        unit("US-AH64", "ah64", "AV", "Q16"),
+        unit("US-AH1", "ah1", "AV", "Q18", mode="high"),
+        unit("SU-HQ", "ussr_hq", "B", "H17"),
+        unit("SU-T64", "t64", "B", "H17", support_weapon="songster"),
+        unit("SU-T72", "t72", "B", "I16"),
+        unit("SU-ZSU", "zsu23_4", "B", "G17"),
+        unit("SU-SA9", "sa9", "B", "G16"),
+        unit("SU-MOR", "ussr_mortar120", "B", "F18"),
+        unit("SU-RECON", "brdm2", "B", "I18"),
+        unit("SU-HQ2", "ussr_hq", "C", "H18"),
+        unit("SU-BMP", "bmp1", "C", "H18"),
+        unit(
             "SU-INF",
             "ussr_infantry",
             "C",
@@ -64,8 +53,8 @@ def special_scenario(turns: int = 4) -> dict:
             carried_by="SU-BMP",
             support_weapon="sa16",
         ),
-        _u("SU-TRK", "ural375", "C", "G18"),
-        _u(
+        unit("SU-TRK", "ural375", "C", "G18"),
+        unit(
             "SU-INF2",
             "ussr_infantry",
             "C",
@@ -73,12 +62,12 @@ def special_scenario(turns: int = 4) -> dict:
             carried_by="SU-TRK",
             support_weapon="sagger",
         ),
-        _u("SU-MI24", "mi24", "D", "F17"),
-        _u("SU-HQ3", "ussr_hq", "E", "Y10"),
-        _u("SU-MTU", "mtu55", "E", "Y11"),
-        _u("SU-T72B", "t72", "E", "Y10"),
-        _u("US-M60B", "m60", "A", "Y13"),
-        _u("SU-MI8", "mi8", "D", "F16", mode="high"),
+        unit("SU-MI24", "mi24", "D", "F17"),
+        unit("SU-HQ3", "ussr_hq", "E", "Y10"),
+        unit("SU-MTU", "mtu55", "E", "Y11"),
+        unit("SU-T72B", "t72", "E", "Y10"),
+        unit("US-M60B", "m60", "A", "Y13"),
+        unit("SU-MI8", "mi8", "D", "F16", mode="high"),
     ]
     return {
         "id": "waw-special-test",

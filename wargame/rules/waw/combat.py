@@ -28,7 +28,7 @@ Examples:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
@@ -924,6 +924,29 @@ def resolve_support_fire(
         >>> roll.net_hits, res.after.reduced
         (2, True)
     """
+    fire, defence, hit = _support_factors(
+        firepower, to_hit, target, kind, terrain_dice, target_state
+    )
+    roll = roll_fire(rng, fire, defence)
+    return roll, hit(roll.net_hits)
+
+
+def _support_factors(
+    firepower: int,
+    to_hit: int,
+    target: UnitType | str,
+    kind: AttackKind | str,
+    terrain_dice: int,
+    target_state: UnitState,
+) -> tuple[FireFactors, SaveFactors, Callable[[int], HitResult]]:
+    """Fire and defence of support fire at one unit, and its hit result by net hits.
+
+    The steps of :func:`resolve_support_fire` before and after the dice (shared
+    with :func:`~wargame.rules.waw.odds.support_result_probabilities`).
+
+    Raises:
+        IllegalFireError: the fire kind cannot hit that target.
+    """
     tgt = get_unit(target)
     target_type = tgt.target_type(target_state.reduced)
     check_fire_kind(kind, target_type)
@@ -931,16 +954,18 @@ def resolve_support_fire(
     defence = defence_factors(
         tgt, reduced=target_state.reduced, terrain_dice=terrain_dice
     )
-    roll = roll_fire(rng, fire, defence)
-    res = hit_result(
-        roll.net_hits,
-        target_type,
-        kind,
-        target_state,
-        one_sided=tgt.one_sided,
-        fragile=tgt.unit_class is UnitClass.BRIDGE_LAYER,
-    )
-    return roll, res
+
+    def hit(net_hits: int) -> HitResult:
+        return hit_result(
+            net_hits,
+            target_type,
+            kind,
+            target_state,
+            one_sided=tgt.one_sided,
+            fragile=tgt.unit_class is UnitClass.BRIDGE_LAYER,
+        )
+
+    return fire, defence, hit
 
 
 # ---------------------------------------------------------------------------

@@ -14,21 +14,21 @@ Examples:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from math import comb
 
 import pandas as pd
 
-from .catalog import AttackKind, TerrainChart, UnitClass, UnitType
+from .catalog import AttackKind, TerrainChart, UnitType
 from .combat import (
     FRESH,
     FireFactors,
+    HitResult,
     SaveFactors,
     UnitState,
-    check_fire_kind,
-    defence_factors,
+    _support_factors,
     fire_factors,
-    get_unit,
     hit_result,
     plan_fire,
     save_factors,
@@ -254,16 +254,27 @@ def result_probabilities(
         chart=chart,
         attacker_mode=attacker_mode,
     )
-    totals = dict.fromkeys(OUTCOMES, Fraction(0))
-    for k, p in enumerate(net_hit_pmf(plan.fire, plan.defence)):
-        r = hit_result(
+    return _outcome_odds(
+        plan.fire,
+        plan.defence,
+        lambda k: hit_result(
             k,
             plan.target_type,
             plan.kind,
             target_state,
             one_sided=plan.target_one_sided,
             fragile=plan.target_fragile,
-        )
+        ),
+    )
+
+
+def _outcome_odds(
+    fire: FireFactors, defence: SaveFactors, hit: Callable[[int], HitResult]
+) -> dict[str, Fraction]:
+    """Exact odds of each outcome, ``hit`` giving the result of ``k`` net hits."""
+    totals = dict.fromkeys(OUTCOMES, Fraction(0))
+    for k, p in enumerate(net_hit_pmf(fire, defence)):
+        r = hit(k)
         if r.after.destroyed:
             label = "destroyed"
         elif r.after.strength is not r.before.strength:
@@ -295,30 +306,7 @@ def support_result_probabilities(
         >>> sum(p.values()) == 1, round(float(p["no effect"]), 4)
         (True, 0.2963)
     """
-    tgt = get_unit(target)
-    target_type = tgt.target_type(target_state.reduced)
-    check_fire_kind(kind, target_type)
-    fire = fire_factors(firepower, to_hit)
-    defence = defence_factors(
-        tgt, reduced=target_state.reduced, terrain_dice=terrain_dice
+    fire, defence, hit = _support_factors(
+        firepower, to_hit, target, kind, terrain_dice, target_state
     )
-    totals = dict.fromkeys(OUTCOMES, Fraction(0))
-    for k, p in enumerate(net_hit_pmf(fire, defence)):
-        r = hit_result(
-            k,
-            target_type,
-            kind,
-            target_state,
-            one_sided=tgt.one_sided,
-            fragile=tgt.unit_class is UnitClass.BRIDGE_LAYER,
-        )
-        if r.after.destroyed:
-            label = "destroyed"
-        elif r.after.strength is not r.before.strength:
-            label = "reduced"
-        elif r.after.disrupted and not r.before.disrupted:
-            label = "disrupted"
-        else:
-            label = "no effect"
-        totals[label] += p
-    return totals
+    return _outcome_odds(fire, defence, hit)

@@ -124,6 +124,34 @@ class _Orders(_Queries):
             return u, f"{u.name} is Ops Complete"
         return u, None
 
+    def _action_actor(self, state: GameState, uid: Any) -> tuple[Unit, str | None]:
+        """The acting unit of the action phase, or why it cannot act."""
+        r = self._phase_reason(state, "action")
+        if r:
+            return None, r  # type: ignore[return-value]
+        return self._actor(state, uid)
+
+    def _spotter(
+        self, st: GameState, spotter: Any, side: Any
+    ) -> tuple[Unit, str | None]:
+        """The unit calling fire for ``side`` (before its line of sight), or why not."""
+        sp = st.units.get(spotter) if isinstance(spotter, str) else None
+        if sp is None:
+            return None, f"there is no unit {spotter!r} in this game"  # type: ignore[return-value]
+        i = self.info[sp.id]
+        if sp.side != side or not (i.is_hq or i.is_recon):
+            # WaW 1.3.4.3 / 1.3.4.4: HQs and recon units call the fire (mortars
+            # and artillery alike).
+            return (
+                sp,
+                f"{sp.name} cannot spot: only a friendly HQ or recon unit calls fire",
+            )
+        if sp.destroyed or sp.position is None or sp.carried_by is not None:
+            return sp, f"{sp.name} is not on the map to spot"
+        if sp.disrupted:
+            return sp, f"{sp.name} is disrupted and cannot call fire"
+        return sp, None
+
     def _terrain_text(self, h: str) -> str:
         if self.board.is_water(h):
             return "water: only at a bridge or ferry"
@@ -162,10 +190,7 @@ class _Orders(_Queries):
 
     # -- movement --------------------------------------------------------- #
     def _why_not_move(self, state: GameState, a: Move) -> str | None:
-        r = self._phase_reason(state, "action")
-        if r:
-            return r
-        u, r = self._actor(state, a.unit)
+        u, r = self._action_actor(state, a.unit)
         if r:
             return r
         i = self.info[u.id]
@@ -232,10 +257,7 @@ class _Orders(_Queries):
         return None
 
     def _why_not_move_hq(self, state: GameState, a: MoveHQ) -> str | None:
-        r = self._phase_reason(state, "action")
-        if r:
-            return r
-        u, r = self._actor(state, a.hq)
+        u, r = self._action_actor(state, a.hq)
         if r:
             return r
         if not self.info[u.id].is_hq:
@@ -434,10 +456,7 @@ class _Orders(_Queries):
 
     # -- assault, rally, transport --------------------------------------- #
     def _why_not_assault(self, state: GameState, a: Assault) -> str | None:
-        r = self._phase_reason(state, "action")
-        if r:
-            return r
-        u, r = self._actor(state, a.unit)
+        u, r = self._action_actor(state, a.unit)
         if r:
             return r
         if self.info[u.id].is_hq:
@@ -478,10 +497,7 @@ class _Orders(_Queries):
         return None
 
     def _why_not_rally(self, state: GameState, a: Rally) -> str | None:
-        r = self._phase_reason(state, "action")
-        if r:
-            return r
-        u, r = self._actor(state, a.unit)
+        u, r = self._action_actor(state, a.unit)
         if r:
             return r
         if self.info[u.id].is_hq:
@@ -497,10 +513,7 @@ class _Orders(_Queries):
         return None
 
     def _why_not_mount(self, state: GameState, a: Mount) -> str | None:
-        r = self._phase_reason(state, "action")
-        if r:
-            return r
-        u, r = self._actor(state, a.unit)
+        u, r = self._action_actor(state, a.unit)
         if r:
             return r
         if u.carried_by is not None:
@@ -530,10 +543,7 @@ class _Orders(_Queries):
         return None
 
     def _why_not_dismount(self, state: GameState, a: Dismount) -> str | None:
-        r = self._phase_reason(state, "action")
-        if r:
-            return r
-        u, r = self._actor(state, a.unit)
+        u, r = self._action_actor(state, a.unit)
         if r:
             return r
         if u.carried_by is None:
@@ -551,10 +561,7 @@ class _Orders(_Queries):
         return None
 
     def _why_not_indirect(self, state: GameState, a: IndirectFire) -> str | None:
-        r = self._phase_reason(state, "action")
-        if r:
-            return r
-        u, r = self._actor(state, a.unit)
+        u, r = self._action_actor(state, a.unit)
         if r:
             return r
         return self._indirect_reason(self._snap(state), u, a.hex, a.spotter)
@@ -590,27 +597,18 @@ class _Orders(_Queries):
         if d - 1 > w.range:
             # WaW 1.3.4.3: the mortar's range is underlined: a hard maximum.
             return f"{h} is beyond {u.name}'s range ({d - 1} > {w.range})"
-        sp = st.units.get(spotter) if isinstance(spotter, str) else None
-        if sp is None:
-            return f"there is no unit {spotter!r} in this game"
-        i = self.info[sp.id]
-        if sp.side != u.side or not (i.is_hq or i.is_recon):
-            # WaW 1.3.4.3 / 1.3.4.4: HQs and recon units call the fire.
-            return f"{sp.name} cannot spot: only a friendly HQ or recon unit calls fire"
-        if sp.destroyed or sp.position is None or sp.carried_by is not None:
-            return f"{sp.name} is not on the map to spot"
-        if sp.disrupted:
-            return f"{sp.name} is disrupted and cannot call fire"
+        # WaW 1.3.4.3 / 1.3.4.4: HQs and recon units call the fire.
+        sp, r = self._spotter(st, spotter, u.side)
+        if r:
+            return r
         if not self._los(st, sp, sp.position, targets[0], h):  # type: ignore[arg-type]
             return f"{h} is not in the line of sight of {sp.name} at {sp.position}"
         return None
 
     def _why_not_call(self, state: GameState, a: CallSupport) -> str | None:
-        r = self._phase_reason(state, "support")
+        r = self._why_not_hold(state, a)
         if r:
             return r
-        if a.support != state.vars["support"]:
-            return f"the drawn fire support chit is {state.vars['support']!r}"
         return self._call_reason(self._snap(state), self.supports[a.support], a)
 
     def _call_reason(self, snap: _Snap, sup: Any, a: CallSupport) -> str | None:
@@ -626,22 +624,18 @@ class _Orders(_Queries):
             return f"smoke goes on a hex with units; {h} has none"
         if not a.smoke and not self._support_targets(snap, sup, h):
             return f"there is no enemy unit at {h} that {sup.name} can hit"
-        sp = st.units.get(a.spotter) if isinstance(a.spotter, str) else None
-        if sp is None:
-            return f"there is no unit {a.spotter!r} in this game"
-        i = self.info[sp.id]
-        if sp.side != sup.side or not (i.is_hq or i.is_recon):
-            # WaW 1.3.4.4: HQs and recon units call artillery.
-            return f"{sp.name} cannot spot: only a friendly HQ or recon unit calls fire"
-        if sp.destroyed or sp.position is None or sp.carried_by is not None:
-            return f"{sp.name} is not on the map to spot"
-        if sp.disrupted:
-            return f"{sp.name} is disrupted and cannot call fire"
+        # WaW 1.3.4.4: HQs and recon units call artillery.
+        sp, r = self._spotter(st, a.spotter, sup.side)
+        if r:
+            return r
         if not self._ground_los(st, sp.position, h):  # type: ignore[arg-type]
             return f"{h} is not in the line of sight of {sp.name} at {sp.position}"
         return None
 
-    def _why_not_hold(self, state: GameState, a: HoldSupport) -> str | None:
+    def _why_not_hold(
+        self, state: GameState, a: HoldSupport | CallSupport
+    ) -> str | None:
+        # Calling the drawn chit needs what holding it needs, and more.
         r = self._phase_reason(state, "support")
         if r:
             return r
@@ -674,10 +668,7 @@ class _Orders(_Queries):
         return out
 
     def _why_not_lay(self, state: GameState, a: LayBridge) -> str | None:
-        r = self._phase_reason(state, "action")
-        if r:
-            return r
-        u, r = self._actor(state, a.unit)
+        u, r = self._action_actor(state, a.unit)
         if r:
             return r
         return self._lay_reason(u)
@@ -704,10 +695,7 @@ class _Orders(_Queries):
         return None
 
     def _why_not_recover(self, state: GameState, a: RecoverBridge) -> str | None:
-        r = self._phase_reason(state, "action")
-        if r:
-            return r
-        u, r = self._actor(state, a.unit)
+        u, r = self._action_actor(state, a.unit)
         if r:
             return r
         return self._recover_reason(state, u)
@@ -731,10 +719,7 @@ class _Orders(_Queries):
         return None
 
     def _why_not_hide(self, state: GameState, a: Hide) -> str | None:
-        r = self._phase_reason(state, "action")
-        if r:
-            return r
-        u, r = self._actor(state, a.unit)
+        u, r = self._action_actor(state, a.unit)
         if r:
             return r
         return self._hide_reason(state, u)
@@ -760,10 +745,7 @@ class _Orders(_Queries):
         return None
 
     def _why_not_set_mode(self, state: GameState, a: SetMode) -> str | None:
-        r = self._phase_reason(state, "action")
-        if r:
-            return r
-        u, r = self._actor(state, a.unit)
+        u, r = self._action_actor(state, a.unit)
         if r:
             return r
         return self._set_mode_reason(u, a.mode)

@@ -68,6 +68,23 @@ from .combat import (
 from .command import Exposure, hq_move_check, hq_stack_check, morale_check, rally_check
 from .losses import atgm_expended, transport_losses, unplaced_sw_loss
 
+_HERE = object()  # _unit_event's default hex_to: the unit's own hex
+
+
+def _unit_event(
+    ctx: RuleContext, kind: str, u: Unit, *, hex_to: Any = _HERE, **kw: Any
+) -> None:
+    """Emit ``kind`` as an event of unit ``u``: its side, formation and id, and
+    its hex as ``hex_to`` unless another one (or None) is given."""
+    ctx.emit(
+        kind,
+        side=u.side,
+        formation=u.formation,
+        unit=u.id,
+        hex_to=u.hex if hex_to is _HERE else hex_to,
+        **kw,
+    )
+
 
 class _Resolution(_Queries):
     """Resolution of actions (mixin of :class:`~.ruleset.WawRuleset`)."""
@@ -92,11 +109,10 @@ class _Resolution(_Queries):
             if (i.is_vehicle or i.is_hq) and isinstance(h, str) and h not in wrecks:
                 # WaW 1.3.4.2 / HQ in combat (seed 000): a destroyed vehicle (or
                 # HQ) leaves a wreck marker in its hex, one per hex (ASSUMPTION 48).
-                ctx.emit(
+                _unit_event(
+                    ctx,
                     "wreck",
-                    side=u.side,
-                    formation=u.formation,
-                    unit=u.id,
+                    u,
                     hex_to=h,
                     result="wreck",
                     detail=f"{u.name} burns at {h}: wreck marker placed",
@@ -205,12 +221,10 @@ class _Resolution(_Queries):
             # Ops Complete.
             morale = self._morale(st, u.formation)
             chk = morale_check(ctx.rng, morale)
-            ctx.emit(
+            _unit_event(
+                ctx,
                 "command",
-                side=u.side,
-                formation=u.formation,
-                unit=u.id,
-                hex_to=u.hex,
+                u,
                 dice=chk.dice,
                 needed=morale,
                 result="passed" if chk.passed else "failed",
@@ -307,11 +321,10 @@ class _Resolution(_Queries):
                 # ASSUMPTION: an HQ left alone is destroyed when an enemy unit
                 # enters its hex (HQs cannot be attacked, WaW HQ in combat);
                 # logged before the move so no hex ever holds both sides.
-                ctx.emit(
+                _unit_event(
+                    ctx,
                     "hq_captured",
-                    side=x.side,
-                    formation=x.formation,
-                    unit=x.id,
+                    x,
                     hex_to=to,
                     result="destroyed",
                     detail=f"{x.name}, alone at {to}, is overrun by {u.name}",
@@ -338,11 +351,10 @@ class _Resolution(_Queries):
         obj = [name for h, _vp, name in self.objectives if h == to]
         if captured and obj:
             note += f"; takes objective {obj[0]}"
-        ctx.emit(
+        _unit_event(
+            ctx,
             "move",
-            side=u.side,
-            formation=u.formation,
-            unit=u.id,
+            u,
             hex_from=frm,
             hex_to=to,
             result="captured" if captured else "moved",
@@ -396,11 +408,10 @@ class _Resolution(_Queries):
         for h in path[1:]:
             if st.control.get(h) != hq.side:
                 changes += control_change(h, hq.side)
-        ctx.emit(
+        _unit_event(
+            ctx,
             "hq_move",
-            side=hq.side,
-            formation=hq.formation,
-            unit=hq.id,
+            hq,
             hex_from=frm,
             hex_to=a.to,
             result="moved",
@@ -420,11 +431,10 @@ class _Resolution(_Queries):
         )
         mods = ", ".join(f"{r} {m:+d}" for r, m in chk.modifiers)
         word = _word(chk.before, chk.after)
-        ctx.emit(
+        _unit_event(
+            ctx,
             "hq_move_check",
-            side=hq.side,
-            formation=hq.formation,
-            unit=hq.id,
+            hq,
             hex_to=a.to,
             dice=(chk.die,) if chk.die is not None else None,
             needed=2,
@@ -490,13 +500,13 @@ class _Resolution(_Queries):
         # (seed 000, HQ in combat: the exception for infantry with an SW).
         t2 = st.units[a.sw_target]
         if t2.destroyed:
-            ctx.emit(
+            _unit_event(
+                ctx,
                 "fire",
-                side=u.side,
-                formation=u.formation,
-                unit=u.id,
+                u,
                 target=t2.id,
                 hex_from=u.hex,
+                hex_to=None,
                 result="no target",
                 detail=f"{u.name}'s support weapon holds: {t2.name} is already gone",
             )
@@ -524,11 +534,10 @@ class _Resolution(_Queries):
             for x in self._combatants(snap, a.hex, self.enemy_of(u.side))
             if self._indirect_target(x)
         ]
-        ctx.emit(
+        _unit_event(
+            ctx,
             "indirect_fire",
-            side=u.side,
-            formation=u.formation,
-            unit=u.id,
+            u,
             target=a.hex,
             hex_from=u.hex,
             hex_to=a.hex,
@@ -613,11 +622,10 @@ class _Resolution(_Queries):
         )
         if indirect:
             how = "fires indirectly"
-        ctx.emit(
+        _unit_event(
+            ctx,
             "fire",
-            side=u.side,
-            formation=u.formation,
-            unit=u.id,
+            u,
             target=t.id,
             hex_from=u.hex,
             hex_to=t.hex,
@@ -641,12 +649,10 @@ class _Resolution(_Queries):
                 if sv.armored
                 else f"{sv.terrain_dice} terrain"
             )
-            ctx.emit(
+            _unit_event(
+                ctx,
                 "save",
-                side=t.side,
-                formation=t.formation,
-                unit=t.id,
-                hex_to=t.hex,
+                t,
                 dice=roll.save_dice,
                 needed=sv.save,
                 hits=roll.saves,
@@ -686,12 +692,10 @@ class _Resolution(_Queries):
             esc = v.get("escort")
             if esc:
                 changes += unit_change(esc, ops_complete=True)
-        ctx.emit(
+        _unit_event(
+            ctx,
             "hit",
-            side=t.side,
-            formation=t.formation,
-            unit=t.id,
-            hex_to=t.hex,
+            t,
             hits=hit.net_hits,
             result=word,
             detail=(
@@ -721,12 +725,10 @@ class _Resolution(_Queries):
             roll = ""
             if tl.die is not None:
                 roll = f"d6 = {tl.die} ({'even' if tl.die % 2 == 0 else 'odd'}): "
-            ctx.emit(
+            _unit_event(
+                ctx,
                 "passengers",
-                side=p.side,
-                formation=p.formation,
-                unit=p.id,
-                hex_to=p.hex,
+                p,
                 dice=(tl.die,) if tl.die is not None else None,
                 result=pword,
                 detail=f"{p.name} aboard {t.name} ({tl.carrier_effect}): {roll}{pword}",
@@ -824,11 +826,10 @@ class _Resolution(_Queries):
         changes += unit_change(u.id, mp=self._spent(u) + cost)
         changes += self._unhide(u)
         verb = "overruns" if kind.value == "overrun" else "assaults"
-        ctx.emit(
+        _unit_event(
+            ctx,
             "assault",
-            side=u.side,
-            formation=u.formation,
-            unit=u.id,
+            u,
             target=h,
             hex_from=frm,
             hex_to=h,
@@ -919,13 +920,11 @@ class _Resolution(_Queries):
             ):
                 self._advance(ctx, u, h)
                 outcome = "hex taken"
-        ctx.emit(
+        _unit_event(
+            ctx,
             "assault_result",
-            side=u.side,
-            formation=u.formation,
-            unit=u.id,
+            u,
             target=h,
-            hex_to=u.hex,
             result=outcome,
             detail=(
                 f"{kind.value} on {h}: {res.attacker.hits} hits scored, "
@@ -1031,11 +1030,10 @@ class _Resolution(_Queries):
             changes += unit_change(p.id, position=h)
         if st.control.get(h) != u.side:
             changes += control_change(h, u.side)
-        ctx.emit(
+        _unit_event(
+            ctx,
             "advance",
-            side=u.side,
-            formation=u.formation,
-            unit=u.id,
+            u,
             hex_from=frm,  # type: ignore[arg-type]
             hex_to=h,
             result="captured",
@@ -1064,12 +1062,10 @@ class _Resolution(_Queries):
             if p is not None and p.disrupted:
                 # WaW 5.2: passengers rally with their carrier.
                 changes += unit_change(p.id, disrupted=False)
-        ctx.emit(
+        _unit_event(
+            ctx,
             "rally",
-            side=u.side,
-            formation=u.formation,
-            unit=u.id,
-            hex_to=u.hex,
+            u,
             dice=chk.dice,
             needed=morale,
             result="rallied" if chk.passed else "still disrupted",
@@ -1090,13 +1086,11 @@ class _Resolution(_Queries):
         # ASSUMPTION 34: boarding is the platoon's action (Ops Complete); the
         # carrier may still move it this activation, with 1 MP less
         # (ASSUMPTION 57: loading costs the carrier 1 MP).
-        ctx.emit(
+        _unit_event(
+            ctx,
             "mount",
-            side=u.side,
-            formation=u.formation,
-            unit=u.id,
+            u,
             target=c.id,
-            hex_to=u.hex,
             result="aboard",
             detail=f"{u.name} boards {c.name} at {u.position}",
             changes=(
@@ -1116,13 +1110,11 @@ class _Resolution(_Queries):
         # ASSUMPTION 34: dismounting is the platoon's action (Ops Complete);
         # ASSUMPTION 57: it takes 1 MP of what the carrier has left.
         spent = min(self._spent(c) + LOAD_MP, self._mp(c))
-        ctx.emit(
+        _unit_event(
+            ctx,
             "dismount",
-            side=u.side,
-            formation=u.formation,
-            unit=u.id,
+            u,
             target=c.id,
-            hex_to=u.hex,
             result="dismounted",
             detail=f"{u.name} dismounts from {c.name} at {u.position}",
             changes=(
@@ -1186,11 +1178,10 @@ class _Resolution(_Queries):
         if not a.smoke:
             for t in self._combatants(self._snap(st), a.hex, self.enemy_of(sup.side)):
                 if not self.info[t.id].is_helicopter and not t.attrs.get("shock"):
-                    ctx.emit(
+                    _unit_event(
+                        ctx,
                         "support",
-                        side=t.side,
-                        formation=t.formation,
-                        unit=t.id,
+                        t,
                         hex_to=a.hex,
                         result="artillery shock",
                         detail=f"{t.name} is under Artillery Shock until clean-up",
@@ -1230,12 +1221,10 @@ class _Resolution(_Queries):
             ),
         )
         if roll.save_dice:
-            ctx.emit(
+            _unit_event(
+                ctx,
                 "save",
-                side=t.side,
-                formation=t.formation,
-                unit=t.id,
-                hex_to=t.hex,
+                t,
                 dice=roll.save_dice,
                 needed=roll.defence.save,
                 hits=roll.saves,
@@ -1279,12 +1268,10 @@ class _Resolution(_Queries):
             return
         # Seed 000: laying the bridge costs 2 MP.  ASSUMPTION 56: it is the layer's
         # action (Ops Complete); the hex is crossable from the next move on.
-        ctx.emit(
+        _unit_event(
+            ctx,
             "bridge",
-            side=u.side,
-            formation=u.formation,
-            unit=u.id,
-            hex_to=u.hex,
+            u,
             result="laid",
             detail=(
                 f"{u.name} lays its bridge at {u.position} (2 MP): crossing costs "
@@ -1302,12 +1289,10 @@ class _Resolution(_Queries):
         if not self._begin(ctx, u):
             return
         # Seed 000: taking the bridge up costs 2 MP; the layer may move on.
-        ctx.emit(
+        _unit_event(
+            ctx,
             "bridge",
-            side=u.side,
-            formation=u.formation,
-            unit=u.id,
-            hex_to=u.hex,
+            u,
             result="taken up",
             detail=f"{u.name} takes its bridge up at {u.position} (2 MP)",
             changes=unit_change(u.id, deployed=None, mp=self._spent(u) + BRIDGE_MP)
@@ -1321,12 +1306,10 @@ class _Resolution(_Queries):
             return
         # WaW 6.1.5 (ASSUMPTION 50 on the procedure, see _hidden): hiding is the
         # unit's action; it lasts until the unit moves, fires or assaults.
-        ctx.emit(
+        _unit_event(
+            ctx,
             "hide",
-            side=u.side,
-            formation=u.formation,
-            unit=u.id,
-            hex_to=u.hex,
+            u,
             result="hiding",
             detail=f"{u.name} hides at {u.position} ({self.board.terrain[u.hex]})",  # type: ignore[index]
             changes=(*unit_change(u.id, hiding=True), *self._end_action(st, u)),
@@ -1341,12 +1324,10 @@ class _Resolution(_Queries):
         # ASSUMPTION 42: changing mode costs no MP and is part of the helicopter's
         # action (it may still move and fire); popping up to high mode in enemy
         # sight and range opens opportunity fire like a move.
-        ctx.emit(
+        _unit_event(
+            ctx,
             "mode",
-            side=u.side,
-            formation=u.formation,
-            unit=u.id,
-            hex_to=u.hex,
+            u,
             result=a.mode,
             detail=(
                 f"{u.name} goes to {a.mode} mode "
