@@ -148,6 +148,19 @@ def test_classroom_plays_a_side_against_the_ai():
     assert app.game_box.children == (app.view,)
 
 
+def test_classroom_new_game_frees_the_last_games_widgets():
+    # a lesson restarts many games: the old view (map, layers, tables) is closed
+    app = ClassroomApp("test_remagen", seed=4)
+    old = app.view
+    parts = [old, *old.children]
+    assert all(p.comm is not None for p in parts)
+    app.start_button.click()
+    assert app.view is not old and app.view.comm is not None
+    assert all(p.comm is None for p in parts)
+    app.view.step_button.click()  # the new game still plays
+    assert len(app.game.actions) >= 1
+
+
 def test_classroom_offers_the_policies_of_the_registry(monkeypatch):
     fake = types.ModuleType("wargame.ai")
 

@@ -12,7 +12,13 @@ from typing import Any
 
 import ipywidgets as w
 
-from .common import error_html, make_policy, policy_names, scenario_choices
+from .common import (
+    close_tree,
+    error_html,
+    make_policy,
+    policy_names,
+    scenario_choices,
+)
 from .gameview import GameView
 
 __all__ = ["ClassroomApp"]
@@ -170,6 +176,10 @@ class ClassroomApp(w.VBox):  # type: ignore[misc]
         view = GameView(game, human=human, height=self.height)
         view.policy_labels = dict.fromkeys(sides, self.policy.value)
         view.refresh()
-        self.view = view
+        old, self.view = self.view, view
         self.game_box.children = [view]
+        if old is not None:
+            # the last game's widgets (map, layers, log table...) are freed, not
+            # kept in the kernel for the rest of the lesson
+            close_tree(old)
         return view
