@@ -123,6 +123,19 @@ def test_stack_shows_reduced_disrupted_and_ops_complete(game):
     assert "reduced, disrupted, Ops Complete" in s.title
 
 
+def test_stack_tooltip_names_the_rule_markers_such_as_helicopter_mode():
+    # WaW 9.0: a helicopter is in low or high mode; the counter's tooltip says which
+    from wargame.engine import Game
+
+    g = Game.from_scenario("ludendorff_bridgehead", seed=1)
+    helis = g.units[g.units["unit_class"] == "helicopter"]
+    assert len(helis) >= 2
+    titles = {s.hex: s.title for s in unit_stacks(g)}
+    for _, row in helis.iterrows():
+        assert row["markers"] and "mode" in row["markers"]
+        assert row["markers"] in titles[row["hex"]]
+
+
 def test_fire_ranges_follow_waw_6_1_1_normal_and_extended(game):
     # T-72: printed range 8, not underlined: 8 hexes between -> distance 9; 2x -> 17
     assert fire_ranges(game, "SU-T1") == (9, 17)

@@ -198,6 +198,15 @@ def units_by_hex(state: GameState) -> dict[str, list[Unit]]:
     return out
 
 
+def _unit_markers(game: Game, state: GameState) -> Mapping[str, str]:
+    """The rule system's ``markers`` words per unit (helicopter mode...), if any."""
+    try:
+        marks = game.ruleset.unit_columns(state).get("markers", {})
+    except Exception:  # a rule system without unit columns
+        return {}
+    return {k: str(v) for k, v in marks.items() if v}
+
+
 def unit_stacks(
     game: Game,
     state: GameState | None = None,
@@ -215,6 +224,7 @@ def unit_stacks(
     state = game.state if state is None else state
     looks = unit_looks(game) if looks is None else looks
     where = hex_lonlat(game.map)
+    marks = _unit_markers(game, state)
     out = []
     for h, units in sorted(units_by_hex(state).items()):
         units.sort(key=lambda u: _rank(u, looks))
@@ -228,7 +238,11 @@ def unit_stacks(
             ops_complete=top.ops_complete,
             stack=len(units),
         )
-        title = f"{h}: " + "; ".join(f"{u.name} ({unit_state_words(u)})" for u in units)
+        words = {
+            u.id: ", ".join(filter(None, (unit_state_words(u), marks.get(u.id))))
+            for u in units
+        }
+        title = f"{h}: " + "; ".join(f"{u.name} ({words[u.id]})" for u in units)
         lon, lat = where[h]
         out.append(Stack(h, lon, lat, tuple(u.id for u in units), top.side, svg, title))
     return out
