@@ -98,9 +98,7 @@ _GENERIC = {
 _RULESET_OPTIONS: dict[str, dict[str, frozenset[str]]] = {
     "waw-classic": {
         # wargame/rules/waw/ruleset.py: _build_initial reads these and no others
-        # (the [rules] options come from WawRuleset.scenario_keys).
-        "rules": frozenset({"first_side"}),
-        "victory": frozenset({"unit_destroyed_vp"}),
+        # (the [rules] and [victory] options come from WawRuleset.scenario_keys).
         "unit": frozenset(
             {
                 "name",
@@ -120,19 +118,6 @@ _RULESET_OPTIONS: dict[str, dict[str, frozenset[str]]] = {
     },
 }
 
-_SECTIONS = (
-    "turns",
-    "rules",
-    "victory",
-    "units",
-    "add_units",
-    "remove_units",
-    "formations",
-    "objectives",
-    "overrides",
-    "policies",
-)
-
 
 def _options(base: Scenario) -> dict[str, frozenset[str]]:
     try:
@@ -144,22 +129,25 @@ def _options(base: Scenario) -> dict[str, frozenset[str]]:
         return {k: frozenset(v) for k, v in declared.items()}
     if base.ruleset in _RULESET_OPTIONS:
         opts = dict(_RULESET_OPTIONS[base.ruleset])
-        # the [rules] options the rule system declares it reads
-        keys = getattr(cls, "scenario_keys", None)
-        if isinstance(keys, Mapping) and "rules" in keys:
-            opts["rules"] = frozenset(keys["rules"])
-        return opts
+    else:
 
-    def present(tables: Sequence[Mapping[str, Any]]) -> set[str]:
-        return {k for t in tables for k in t if k != "id"}
+        def present(tables: Sequence[Mapping[str, Any]]) -> set[str]:
+            return {k for t in tables for k in t if k != "id"}
 
-    return {
-        "rules": frozenset(base.section("rules")),
-        "victory": frozenset(base.section("victory")),
-        "unit": _GENERIC["unit"] | present(base.units),
-        "formation": _GENERIC["formation"] | present(base.formations),
-        "objective": _GENERIC["objective"] | present(base.objectives),
-    }
+        opts = {
+            "rules": frozenset(base.section("rules")),
+            "victory": frozenset(base.section("victory")),
+            "unit": _GENERIC["unit"] | present(base.units),
+            "formation": _GENERIC["formation"] | present(base.formations),
+            "objective": _GENERIC["objective"] | present(base.objectives),
+        }
+    # the [rules] and [victory] options the rule system declares it reads
+    keys = getattr(cls, "scenario_keys", None)
+    if isinstance(keys, Mapping):
+        for table in ("rules", "victory"):
+            if table in keys:
+                opts[table] = frozenset(keys[table])
+    return opts
 
 
 @dataclass(frozen=True)
