@@ -63,7 +63,7 @@ def _in_hex(x, y, hx, hy, inr):  # type: ignore[no-untyped-def]
     """Whether (x, y) lies in the flat-topped hex centred at (hx, hy)."""
     ax = abs(x - hx)
     ay = abs(y - hy)
-    return ay <= inr and COS30 * ax + 0.5 * ay <= inr
+    return (ay <= inr) & (COS30 * ax + 0.5 * ay <= inr)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -103,13 +103,11 @@ def _top_at(  # type: ignore[no-untyped-def]
     """Ground, or obstacle top outside both end hexes, at (x, y)."""
     gz = _ground(z, zx0, zy0, zic, x, y)
     if use_obst:
+        # branch-free: which class a sample hits is close to random, and a
+        # mispredicted branch costs more than both hex tests (h = 0 adds nothing)
         h = oh[_cover_code(cov, cx0, cy0, cic, x, y)]
-        if (
-            h > 0.0
-            and not _in_hex(x, y, pcx, pcy, inr)
-            and not _in_hex(x, y, qcx, qcy, inr)
-        ):
-            return gz + h
+        out = (not _in_hex(x, y, pcx, pcy, inr)) & (not _in_hex(x, y, qcx, qcy, inr))
+        return gz + (h if out else 0.0)
     return gz
 
 
@@ -585,6 +583,12 @@ def profile(  # type: ignore[no-untyped-def]
     return tt, ground, top, code, line1, line2
 
 
+# The table's probes near the ends: sample 10 (93-100 m out, just beyond the own
+# hex) and n - 10. With obstacles on, woods or a town next to either hex block most
+# low sight lines there; without obstacles they found few blockers (left out).
+_NEAR_SAMPLE = 10
+
+
 @njit(cache=True, nogil=True)
 def _table_row(  # type: ignore[no-untyped-def]
     i,
@@ -617,11 +621,30 @@ def _table_row(  # type: ignore[no-untyped-def]
     fwd,
     bwd,
 ):
+    """Row ``i`` of the table: ``_trace`` for every pair, run level by level.
+
+    The same probes and march as ``_trace``, with the same arithmetic (so the
+    answers equal ``pairs_visible``'s bit for bit), but each probe level runs over
+    all pairs of the row still open before the next: short loops with few
+    unpredictable branches. About a third faster than one ``_trace`` per pair.
+    """
     col = i // nrow
     row = i % nrow
     q = col
     r = row - (col - (col & 1)) // 2
-    for k in range(dq.size):
+    zic = 1.0 / zcell
+    cic = 1.0 / ccell
+    nk = dq.size
+    K_ = np.empty(nk, np.int64)  # offset index of each pair
+    P_ = np.empty(nk, np.int64)  # its hexes in canonical order
+    Q_ = np.empty(nk, np.int64)
+    N_ = np.empty(nk, np.int64)  # samples
+    B_ = np.zeros(nk, np.uint8)  # bit 0: line 1 (P observes Q) blocked, bit 1: line 2
+    C_ = np.empty(nk, np.bool_)  # whether i is P
+    L_ = np.empty(nk, np.int64)  # the pairs still open
+    m = 0
+    live = 0
+    for k in range(nk):
         tq = q + dq[k]
         tr = r + dr[k]
         tcol = tq
@@ -632,42 +655,133 @@ def _table_row(  # type: ignore[no-untyped-def]
         canon = cx[i] < cx[j] or (cx[i] == cx[j] and cy[i] <= cy[j])
         ip = i if canon else j
         iq = j if canon else i
-        b1, b2 = _trace(
+        dx = cx[iq] - cx[ip]
+        dy = cy[iq] - cy[ip]
+        n = math.ceil(math.sqrt(dx * dx + dy * dy) / step)
+        K_[m] = k
+        C_[m] = canon
+        P_[m] = ip
+        Q_[m] = iq
+        N_[m] = n
+        if n >= 2:
+            L_[live] = m
+            live += 1
+        m += 1
+    # 1. probes: near both ends (obstacles on), then midpoints, quarters, eighths...
+    lev = 0 if use_obst else 1
+    while (1 << lev) <= nprobe and live > 0:
+        for num in range(1, max(1 << lev, 3), 2):
+            for u in range(live):
+                p = L_[u]
+                ip = P_[p]
+                iq = Q_[p]
+                n = N_[p]
+                if lev == 0:
+                    ii = _NEAR_SAMPLE if num == 1 else n - _NEAR_SAMPLE
+                else:
+                    ii = (n * num) >> lev
+                if ii < 1 or ii >= n:
+                    continue
+                px = cx[ip]
+                py = cy[ip]
+                dx = cx[iq] - px
+                dy = cy[iq] - py
+                D = math.sqrt(dx * dx + dy * dy)
+                t = ii * (1.0 / n)
+                top = _top_at(
+                    z,
+                    zx0,
+                    zy0,
+                    zic,
+                    cov,
+                    cx0,
+                    cy0,
+                    cic,
+                    oh,
+                    use_obst,
+                    inr,
+                    px,
+                    py,
+                    cx[iq],
+                    cy[iq],
+                    px + dx * t,
+                    py + dy * t,
+                )
+                d = D * t
+                bulge = kcurv * d * (D - d)
+                a1 = zc[ip] + h_obs
+                b1 = zc[iq] + h_tgt
+                a2 = zc[ip] + h_tgt
+                b2 = zc[iq] + h_obs
+                f = np.uint8(0)
+                if top > a1 + (b1 - a1) * t - bulge:
+                    f |= np.uint8(1)
+                if top > a2 + (b2 - a2) * t - bulge:
+                    f |= np.uint8(2)
+                B_[p] |= f
+        # pairs blocked both ways are done
+        w = 0
+        for u in range(live):
+            p = L_[u]
+            L_[w] = p
+            w += 1 if B_[p] != 3 else 0
+        live = w
+        lev += 1
+    # 2. the exact march for the pairs still open
+    for u in range(live):
+        p = L_[u]
+        ip = P_[p]
+        iq = Q_[p]
+        n = N_[p]
+        px = cx[ip]
+        py = cy[ip]
+        dx = cx[iq] - px
+        dy = cy[iq] - py
+        D = math.sqrt(dx * dx + dy * dy)
+        b1, b2 = _march(
             z,
             zx0,
             zy0,
-            zcell,
+            zic,
             cov,
             cx0,
             cy0,
-            ccell,
+            cic,
             oh,
             use_obst,
             inr,
             Zs,
             Us,
             Os,
-            cx[ip],
-            cy[ip],
-            cx[ip],
-            cy[ip],
+            px,
+            py,
+            px,
+            py,
             cx[iq],
             cy[iq],
-            cx[iq],
-            cy[iq],
-            zc[ip],
-            zc[iq],
-            h_obs,
-            h_tgt,
-            step,
+            dx,
+            dy,
+            D,
+            n,
+            1.0 / n,
+            kcurv * D * D,
+            zc[ip] + h_obs,
+            zc[iq] + h_tgt,
+            zc[ip] + h_tgt,
+            zc[iq] + h_obs,
             kcurv,
-            nprobe,
+            (B_[p] & 1) != 0,
+            (B_[p] & 2) != 0,
         )
-        vis_ij = not (b1 if canon else b2)
-        vis_ji = not (b2 if canon else b1)
-        if vis_ij:
+        B_[p] = (1 if b1 else 0) | (2 if b2 else 0)
+    for p in range(m):
+        k = K_[p]
+        b1 = (B_[p] & 1) != 0
+        b2 = (B_[p] & 2) != 0
+        canon = C_[p]
+        if not (b1 if canon else b2):
             fwd[k >> 3] |= np.uint8(1 << (k & 7))
-        if vis_ji:
+        if not (b2 if canon else b1):
             bwd[k >> 3] |= np.uint8(1 << (k & 7))
 
 
