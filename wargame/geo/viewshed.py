@@ -236,9 +236,9 @@ def _keep(j, no, km, ns, dM, dN, maxd2):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, parallel=dict(_PRANGE_ONLY))
-def _r2(z, dx, dy, ro, co, zeye, ht, kcurv, maxdist, nchunk, kmax, dens):  # type: ignore[no-untyped-def]
+def _r2_into(z, vis, dx, dy, ro, co, zeye, ht, kcurv, maxdist, nchunk, kmax, dens):  # type: ignore[no-untyped-def]
+    """The sweep, writing into ``vis`` (all False, the shape of ``z``)."""
     nr, nc = z.shape
-    vis = np.zeros((nr, nc), np.bool_)
     maxd2 = maxdist * maxdist if maxdist > 0 else np.inf
     # sector parameters: E, W (major = columns), S, N (major = rows)
     sgn = np.array([1, -1, 1, -1])
@@ -342,7 +342,37 @@ def _r2(z, dx, dy, ro, co, zeye, ht, kcurv, maxdist, nchunk, kmax, dens):  # typ
     j = math.floor(co + 0.5)
     if 0 <= i < nr and 0 <= j < nc:
         vis[i, j] = True
+
+
+@njit(cache=True)
+def _r2(z, dx, dy, ro, co, zeye, ht, kcurv, maxdist, nchunk, kmax, dens):  # type: ignore[no-untyped-def]
+    """The R2 visibility raster of ``z`` (observer at fractional ``ro, co``)."""
+    vis = np.zeros(z.shape, np.bool_)
+    _r2_into(z, vis, dx, dy, ro, co, zeye, ht, kcurv, maxdist, nchunk, kmax, dens)
     return vis
+
+
+@njit(cache=True)
+def _r2_window(
+    z, vis, r0, r1, c0, c1, dx, dy, ro, co, zeye, ht, kcurv, maxdist, nchunk, kmax, dens
+):  # type: ignore[no-untyped-def]
+    """The sweep of the window ``[r0:r1, c0:c1]`` written into ``vis`` in place,
+    on views: no copy of the window, and only its part of ``vis`` is touched."""
+    _r2_into(
+        z[r0:r1, c0:c1],
+        vis[r0:r1, c0:c1],
+        dx,
+        dy,
+        ro - r0,
+        co - c0,
+        zeye,
+        ht,
+        kcurv,
+        maxdist,
+        nchunk,
+        kmax,
+        dens,
+    )
 
 
 # Below this many cells the sweep runs on one thread: waking a second one costs
@@ -368,29 +398,40 @@ def _sweep(
     target_height_m: float,
     kcurv: float,
     max_distance_m: float,
+    window: tuple[int, int, int, int] | None = None,
 ) -> npt.NDArray[np.bool_]:
-    """Run the R2 kernel on as many threads as the raster's size deserves."""
+    """Run the R2 kernel on as many threads as the raster's size deserves.
+
+    With ``window = (r0, r1, c0, c1)`` only that part of ``z`` is swept (the
+    rest of the result stays False).
+    """
+    r0, r1, c0, c1 = window or (0, z.shape[0], 0, z.shape[1])
+    cells = (r1 - r0) * (c1 - c0)
     old = numba.get_num_threads()
-    one = z.size < _PARALLEL_MIN_CELLS or old == 1
-    nchunk = 1 if one else min(_CHUNKS, max(2, z.size // _CELLS_PER_CHUNK))
+    one = cells < _PARALLEL_MIN_CELLS or old == 1
+    nchunk = 1 if one else min(_CHUNKS, max(2, cells // _CELLS_PER_CHUNK))
+    args = (
+        float(cell_x_m),
+        float(cell_y_m),
+        float(obs_row),
+        float(obs_col),
+        float(zeye),
+        float(target_height_m),
+        float(kcurv),
+        float(max_distance_m),
+        nchunk,
+        _MAX_STRIDE,
+        _DENSITY,
+    )
     if one:
         numba.set_num_threads(1)
     try:
         with numba.parallel_chunksize(1):
-            return _r2(  # type: ignore[no-any-return]
-                z,
-                float(cell_x_m),
-                float(cell_y_m),
-                float(obs_row),
-                float(obs_col),
-                float(zeye),
-                float(target_height_m),
-                float(kcurv),
-                float(max_distance_m),
-                nchunk,
-                _MAX_STRIDE,
-                _DENSITY,
-            )
+            if window is None:
+                return _r2(z, *args)  # type: ignore[no-any-return]
+            out = np.zeros(z.shape, np.bool_)
+            _r2_window(z, out, r0, r1, c0, c1, *args)
+            return out
     finally:
         if one:
             numba.set_num_threads(old)
@@ -469,20 +510,18 @@ def viewshed_array(
         r0, r1 = max(0, int(obs_row) - hr), min(nr, int(obs_row) + hr + 2)
         c0, c1 = max(0, int(obs_col) - hc), min(nc, int(obs_col) + hc + 2)
         if (r1 - r0) * (c1 - c0) < nr * nc:
-            sub = np.ascontiguousarray(z[r0:r1, c0:c1])
-            out = np.zeros((nr, nc), np.bool_)
-            out[r0:r1, c0:c1] = _sweep(
-                sub,
+            return _sweep(
+                z,
                 cell_x_m,
                 cell_y_m,
-                float(obs_row) - r0,
-                float(obs_col) - c0,
+                obs_row,
+                obs_col,
                 zo + h_o,
                 h_t,
                 kc,
                 max_distance_m,
+                window=(r0, r1, c0, c1),
             )
-            return out
     return _sweep(
         z, cell_x_m, cell_y_m, obs_row, obs_col, zo + h_o, h_t, kc, max_distance_m
     )
