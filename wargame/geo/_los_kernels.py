@@ -719,13 +719,13 @@ def _table_row(  # type: ignore[no-untyped-def]
                 if top > a2 + (b2 - a2) * t - bulge:
                     f |= np.uint8(2)
                 B_[p] |= f
-        # pairs blocked both ways are done
-        w = 0
-        for u in range(live):
-            p = L_[u]
-            L_[w] = p
-            w += 1 if B_[p] != 3 else 0
-        live = w
+            # pairs blocked both ways are done
+            w = 0
+            for u in range(live):
+                p = L_[u]
+                L_[w] = p
+                w += 1 if B_[p] != 3 else 0
+            live = w
         lev += 1
     # 2. the exact march for the pairs still open
     for u in range(live):
