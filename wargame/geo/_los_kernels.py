@@ -112,6 +112,65 @@ def _top_at(  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _blocks(  # type: ignore[no-untyped-def]
+    z,
+    zx0,
+    zy0,
+    zic,
+    cov,
+    cx0,
+    cy0,
+    cic,
+    oh,
+    use_obst,
+    inr,
+    pcx,
+    pcy,
+    qcx,
+    qcy,
+    px,
+    py,
+    dx,
+    dy,
+    D,
+    t,
+    kcurv,
+    a1,
+    b1,
+    a2,
+    b2,
+):
+    """Whether the sample at ``t`` blocks line 1 and line 2: the model's test.
+
+    The sample is ``P + t (dx, dy)``; the lines run from ``a`` at P to ``b`` at Q,
+    less the earth's bulge. Written once here for the probes, the march and the
+    table, so that all of them decide every sample the same way, bit for bit.
+    """
+    top = _top_at(
+        z,
+        zx0,
+        zy0,
+        zic,
+        cov,
+        cx0,
+        cy0,
+        cic,
+        oh,
+        use_obst,
+        inr,
+        pcx,
+        pcy,
+        qcx,
+        qcy,
+        px + dx * t,
+        py + dy * t,
+    )
+    d = D * t
+    bulge = kcurv * d * (D - d)
+    return top > a1 + (b1 - a1) * t - bulge, top > a2 + (b2 - a2) * t - bulge
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _quad_max(Z, mi, ma, m0, n0, dm, dn, a, b, cd2, ts, te):  # type: ignore[no-untyped-def]
     """Max over t in [ts, te] of ground(t) - line_linear(t) + bulge(t).
 
@@ -246,7 +305,7 @@ def _march(  # type: ignore[no-untyped-def]
             if need:
                 for i in range(nxt, ihi + 1):
                     t = i * inv
-                    top = _top_at(
+                    s1, s2 = _blocks(
                         z,
                         zx0,
                         zy0,
@@ -262,15 +321,20 @@ def _march(  # type: ignore[no-untyped-def]
                         pcy,
                         qcx,
                         qcy,
-                        px + dx * t,
-                        py + dy * t,
+                        px,
+                        py,
+                        dx,
+                        dy,
+                        D,
+                        t,
+                        kcurv,
+                        a1,
+                        b1,
+                        a2,
+                        b2,
                     )
-                    d = D * t
-                    bulge = kcurv * d * (D - d)
-                    if top > a1 + (b1 - a1) * t - bulge:
-                        bl1 = True
-                    if top > a2 + (b2 - a2) * t - bulge:
-                        bl2 = True
+                    bl1 = bl1 or s1
+                    bl2 = bl2 or s2
                     if bl1 and bl2:
                         return True, True
             nxt = ihi + 1
@@ -344,7 +408,7 @@ def _trace(  # type: ignore[no-untyped-def]
             if i < 1:
                 continue
             t = i * inv
-            top = _top_at(
+            s1, s2 = _blocks(
                 z,
                 zx0,
                 zy0,
@@ -360,15 +424,20 @@ def _trace(  # type: ignore[no-untyped-def]
                 pcy,
                 qcx,
                 qcy,
-                px + dx * t,
-                py + dy * t,
+                px,
+                py,
+                dx,
+                dy,
+                D,
+                t,
+                kcurv,
+                a1,
+                b1,
+                a2,
+                b2,
             )
-            d = D * t
-            bulge = kcurv * d * (D - d)
-            if top > a1 + (b1 - a1) * t - bulge:
-                bl1 = True
-            if top > a2 + (b2 - a2) * t - bulge:
-                bl2 = True
+            bl1 = bl1 or s1
+            bl2 = bl2 or s2
             if bl1 and bl2:
                 return True, True
         den *= 2
@@ -688,7 +757,7 @@ def _table_row(  # type: ignore[no-untyped-def]
                 dy = cy[iq] - py
                 D = math.sqrt(dx * dx + dy * dy)
                 t = ii * (1.0 / n)
-                top = _top_at(
+                s1, s2 = _blocks(
                     z,
                     zx0,
                     zy0,
@@ -704,20 +773,21 @@ def _table_row(  # type: ignore[no-untyped-def]
                     py,
                     cx[iq],
                     cy[iq],
-                    px + dx * t,
-                    py + dy * t,
+                    px,
+                    py,
+                    dx,
+                    dy,
+                    D,
+                    t,
+                    kcurv,
+                    zc[ip] + h_obs,
+                    zc[iq] + h_tgt,
+                    zc[ip] + h_tgt,
+                    zc[iq] + h_obs,
                 )
-                d = D * t
-                bulge = kcurv * d * (D - d)
-                a1 = zc[ip] + h_obs
-                b1 = zc[iq] + h_tgt
-                a2 = zc[ip] + h_tgt
-                b2 = zc[iq] + h_obs
-                f = np.uint8(0)
-                if top > a1 + (b1 - a1) * t - bulge:
-                    f |= np.uint8(1)
-                if top > a2 + (b2 - a2) * t - bulge:
-                    f |= np.uint8(2)
+                f = (np.uint8(1) if s1 else np.uint8(0)) | (
+                    np.uint8(2) if s2 else np.uint8(0)
+                )
                 B_[p] |= f
             # pairs blocked both ways are done
             w = 0
