@@ -739,7 +739,8 @@ def _table_row(  # type: ignore[no-untyped-def]
     # 1. probes: near both ends (obstacles on), then midpoints, quarters, eighths...
     lev = 0 if use_obst else 1
     while (1 << lev) <= nprobe and live > 0:
-        for num in range(1, max(1 << lev, 3), 2):
+        # level 0: num 1 is the sample next to P, num 3 the one next to Q
+        for num in range(1, 4 if lev == 0 else 1 << lev, 2):
             for u in range(live):
                 p = L_[u]
                 ip = P_[p]
