@@ -690,12 +690,14 @@ def _table_row(  # type: ignore[no-untyped-def]
     fwd,
     bwd,
 ):
-    """Row ``i`` of the table: ``_trace`` for every pair, run level by level.
+    """Row ``i`` of the table: what ``_trace`` answers for every pair in range.
 
-    The same probes and march as ``_trace``, with the same arithmetic (so the
-    answers equal ``pairs_visible``'s bit for bit), but each probe level runs over
-    all pairs of the row still open before the next: short loops with few
-    unpredictable branches. About a third faster than one ``_trace`` per pair.
+    Probes only ever find blockers and the march is exact, with the same sample
+    test (``_blocks``), so the answers equal ``pairs_visible``'s bit for bit. Each
+    probe runs over all the row's open pairs in one short loop before the next
+    (few unpredictable branches), pairs blocked both ways leave after every probe,
+    and with obstacles on the first probes are the samples next to both hexes.
+    About half the time of one ``_trace`` per pair.
     """
     col = i // nrow
     row = i % nrow
