@@ -116,11 +116,10 @@ def test_r2_viewshed_limits_to_max_distance():
 # --------------------------------------------------------------------------- #
 
 
-def test_r2_observer_ground_is_the_bilinear_dem(rolling):
-    # viewshed_array takes the observer's ground without bilinear's array overheads:
-    # it must be the same number, bit for bit
+def test_bilinear_at_one_point_equals_the_vectorised_path(rolling):
+    # viewshed_array takes the observer's ground through bilinear's scalar path
+    # (no array overheads): it must be the same number, bit for bit
     from wargame.geo.raster import bilinear
-    from wargame.geo.viewshed import _ground_at
 
     z = np.ascontiguousarray(rolling.dem, dtype=np.float32)
     nr, nc = z.shape
@@ -128,9 +127,11 @@ def test_r2_observer_ground_is_the_bilinear_dem(rolling):
     rng = np.random.default_rng(5)
     rows = [*(rng.random(200) * (nr - 1)), *rng.integers(0, nr, 50), 0, nr - 1]
     cols = [*(rng.random(200) * (nc - 1)), *rng.integers(0, nc, 50), nc - 1, 0]
-    for r, c in zip(rows, cols, strict=True):
-        want = float(bilinear(z, g, c + 0.5, nr - r - 0.5))
-        assert _ground_at(z, float(r), float(c)) == want
+    xs = np.array(cols, float) + 0.5
+    ys = nr - np.array(rows, float) - 0.5
+    many = bilinear(z, g, xs, ys)
+    for k in range(len(xs)):
+        assert float(bilinear(z, g, float(xs[k]), float(ys[k]))) == many[k]
 
 
 def test_curvature_hides_ground_target_30_km_away_from_2_m_eye():

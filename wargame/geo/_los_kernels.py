@@ -710,6 +710,7 @@ def _table_row(  # type: ignore[no-untyped-def]
     P_ = np.empty(nk, np.int64)  # its hexes in canonical order
     Q_ = np.empty(nk, np.int64)
     N_ = np.empty(nk, np.int64)  # samples
+    D_ = np.empty(nk)  # length
     B_ = np.zeros(nk, np.uint8)  # bit 0: line 1 (P observes Q) blocked, bit 1: line 2
     C_ = np.empty(nk, np.bool_)  # whether i is P
     L_ = np.empty(nk, np.int64)  # the pairs still open
@@ -728,8 +729,10 @@ def _table_row(  # type: ignore[no-untyped-def]
         iq = j if canon else i
         dx = cx[iq] - cx[ip]
         dy = cy[iq] - cy[ip]
-        n = math.ceil(math.sqrt(dx * dx + dy * dy) / step)
+        D = math.sqrt(dx * dx + dy * dy)
+        n = math.ceil(D / step)
         K_[m] = k
+        D_[m] = D
         C_[m] = canon
         P_[m] = ip
         Q_[m] = iq
@@ -758,7 +761,7 @@ def _table_row(  # type: ignore[no-untyped-def]
                 py = cy[ip]
                 dx = cx[iq] - px
                 dy = cy[iq] - py
-                D = math.sqrt(dx * dx + dy * dy)
+                D = D_[p]
                 t = ii * (1.0 / n)
                 s1, s2 = _blocks(
                     z,
@@ -810,7 +813,7 @@ def _table_row(  # type: ignore[no-untyped-def]
         py = cy[ip]
         dx = cx[iq] - px
         dy = cy[iq] - py
-        D = math.sqrt(dx * dx + dy * dy)
+        D = D_[p]
         b1, b2 = _march(
             z,
             zx0,

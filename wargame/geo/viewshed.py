@@ -437,27 +437,6 @@ def _sweep(
             numba.set_num_threads(old)
 
 
-def _ground_at(z: npt.NDArray[np.float32], row: float, col: float) -> float:
-    """The bilinear DEM at a fractional cell position, as :func:`bilinear` computes
-    it (same operations, bit for bit) but without its array overheads (~40 us)."""
-    nr, nc = z.shape
-    # bilinear's map coordinates of a raster whose cells are 1 m, north edge at nr
-    fr = (nr - (nr - row - 0.5)) / 1.0 - 0.5
-    fc = (col + 0.5 - 0.0) / 1.0 - 0.5
-    fr = min(max(fr, 0.0), nr - 1.0)
-    fc = min(max(fc, 0.0), nc - 1.0)
-    r0 = max(min(math.floor(fr), nr - 2), 0)
-    c0 = max(min(math.floor(fc), nc - 2), 0)
-    tr = fr - r0
-    tc = fc - c0
-    # float32 differences, as numpy takes them
-    a, b = z[r0, c0], z[r0, c0 + 1]
-    c, d = z[r0 + 1, c0], z[r0 + 1, c0 + 1]
-    top = float(a) + float(b - a) * tc
-    bot = float(c) + float(d - c) * tc
-    return top + (bot - top) * tr
-
-
 def viewshed_array(
     dem: npt.ArrayLike,
     cell_x_m: float,
@@ -501,7 +480,8 @@ def viewshed_array(
         )
     if not (max_distance_m >= 0):
         raise ValueError(f"max_distance_m must be >= 0, got {max_distance_m}")
-    zo = _ground_at(z, obs_row, obs_col)
+    g = RasterGrid(0.0, float(nr), 1.0, nr, nc)
+    zo = float(bilinear(z, g, obs_col + 0.5, nr - obs_row - 0.5))
     kc = _kcurv(curvature_coeff)
     if max_distance_m > 0:
         # sweep only the window around the circle, then place it in the raster
