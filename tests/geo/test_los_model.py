@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 import shapely
 
+from wargame.geo import _los_kernels as K
 from wargame.geo import los as L
 from wargame.geo.los_oracle import oracle_pairs, oracle_viewshed
 from wargame.geo.raster import RasterGrid
@@ -72,6 +73,35 @@ def test_fast_verdict_equals_full_profile_verdict(rolling):
         r = L.line_of_sight(rolling, tuple(a[k]), tuple(b[k]), 3.0, 1.0, True)
         assert r.visible == fast[k]
         assert r.visible == (not r.profile["blocks"].any())
+
+
+@pytest.mark.parametrize(
+    "heights",
+    [
+        {"woods": 20.0, "town": 10.0},  # 3 distinct heights with 0: 2-bit cells
+        {"woods": 20.0, "town": 10.0, "orchard": 6.0, "park": 3.5, "wetland": 1.2},
+    ],  # 6 distinct: 4-bit cells
+)
+def test_packed_cover_gives_the_same_tops_as_the_codes(heights):
+    # the kernels read the cover packed; the profile reads the codes as they are:
+    # every sample's top must agree bit for bit, also at the right edge, where a
+    # packed row is padded (303 cells: not a multiple of 2 or 4)
+    rng = np.random.default_rng(11)
+    z = smooth_dem(rng, 61, 80.0)[:, :61]
+    cover = rng.integers(0, len(TERRAIN_CLASSES), (305, 303)).astype(np.uint8)
+    t = L.LOSTerrain.from_dem(z, cell_m=50.0, cover=cover, cover_cell_m=10.0)
+    packed = t.kernel_args(heights)
+    raw = t.profile_args(heights)
+    assert packed[8].size == (4 if len(heights) == 2 else 16)  # the height table
+    # the DEM is 3050 m wide, the cover 3030 m: beyond it the last column counts
+    xmax, ymax = 3049.0, 3050.0 - 1e-6
+    ends = [((5.0, 7.0), (xmax, 1500.0)), ((xmax, 3.0), (xmax, ymax))]
+    ends += [tuple(map(tuple, rng.uniform(1.0, 3000.0, (2, 2)))) for _ in range(20)]
+    for (px, py), (qx, qy) in ends:
+        a = K.profile(*packed[:11], px, py, px, py, qx, qy, qx, qy, 2, 2, 2, 2, 5, 0)
+        b = K.profile(*raw, px, py, px, py, qx, qy, qx, qy, 2, 2, 2, 2, 5, 0)
+        assert np.array_equal(a[2], b[2])  # tops
+        assert (a[2] > a[1]).any()  # some samples have obstacles
 
 
 def test_r2_viewshed_agrees_with_exact_rays(rolling):

@@ -88,12 +88,21 @@ def _ground(z, zx0, zy0, zic, x, y):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _cover_code(cov, cx0, cy0, cic, x, y):  # type: ignore[no-untyped-def]
-    """Land-cover code of the cell containing (x, y), edges clamped."""
-    lnr, lnc = cov.shape
+def _cover_code(cov, nval, cx0, cy0, cic, x, y):  # type: ignore[no-untyped-def]
+    """Cover value of the cell containing (x, y), edges clamped.
+
+    ``cov`` holds one byte per cell when ``nval`` (the size of the height table
+    it indexes) is 256, else packed cells of 2 bits (``nval`` 4) or 4 bits (16),
+    the first cell in the lowest bits; a packed row is padded with copies of its
+    last cell, so clamping to the padded width reads the same value.
+    """
+    sh = 2 if nval == 4 else (1 if nval == 16 else 0)  # log2 cells per byte
+    lnr = cov.shape[0]
+    lnc = cov.shape[1] << sh
     rr = min(max(math.floor((cy0 - y) * cic), 0), lnr - 1)
     ci = min(max(math.floor((x - cx0) * cic), 0), lnc - 1)
-    return cov[rr, ci]
+    bits = 8 >> sh
+    return (cov[rr, ci >> sh] >> ((ci & ((1 << sh) - 1)) * bits)) & (nval - 1)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -105,7 +114,7 @@ def _top_at(  # type: ignore[no-untyped-def]
     if use_obst:
         # branch-free: which class a sample hits is close to random, and a
         # mispredicted branch costs more than both hex tests (h = 0 adds nothing)
-        h = oh[_cover_code(cov, cx0, cy0, cic, x, y)]
+        h = oh[_cover_code(cov, oh.size, cx0, cy0, cic, x, y)]
         out = (not _in_hex(x, y, pcx, pcy, inr)) & (not _in_hex(x, y, qcx, qcy, inr))
         return gz + (h if out else 0.0)
     return gz
@@ -622,7 +631,7 @@ def profile(  # type: ignore[no-untyped-def]
         bulge = kcurv * d * (D - d)
         tt[i] = t
         ground[i] = _ground(z, zx0, zy0, zic, x, y)
-        code[i] = _cover_code(cov, cx0, cy0, cic, x, y)
+        code[i] = _cover_code(cov, oh.size, cx0, cy0, cic, x, y)
         if 0 < i < n:
             top[i] = _top_at(
                 z,
