@@ -146,6 +146,21 @@ def test_r2_viewshed_limits_to_max_distance():
 # --------------------------------------------------------------------------- #
 
 
+def test_r2_viewshed_window_is_the_full_rasters_window(rolling):
+    z = rolling.dem
+    full = viewshed_array(z, 50.0, 50.0, 31.4, 17.2, max_distance_m=900.0)
+    w = viewshed_array(z, 50.0, 50.0, 31.4, 17.2, max_distance_m=900.0, window=True)
+    h, wd = w.visible.shape
+    assert (w.row0, w.col0) == (31 - 19, 0)  # 900 m = 18 cells, clipped at col 0
+    assert full[w.row0 : w.row0 + h, w.col0 : w.col0 + wd].tolist() == (
+        w.visible.tolist()
+    )
+    assert full.sum() == w.visible.sum() > 0  # nothing seen outside the window
+    whole = viewshed_array(z, 50.0, 50.0, 31.4, 17.2, window=True)
+    assert (whole.row0, whole.col0) == (0, 0)
+    assert (whole.visible == viewshed_array(z, 50.0, 50.0, 31.4, 17.2)).all()
+
+
 def test_bilinear_at_one_point_equals_the_vectorised_path(rolling):
     # viewshed_array takes the observer's ground through bilinear's scalar path
     # (no array overheads): it must be the same number, bit for bit
