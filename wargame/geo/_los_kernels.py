@@ -107,14 +107,37 @@ def _cover_code(cov, nval, cx0, cy0, cic, x, y):  # type: ignore[no-untyped-def]
 
 @njit(cache=True, nogil=True, inline="always")
 def _top_at(  # type: ignore[no-untyped-def]
-    z, zx0, zy0, zic, cov, cx0, cy0, cic, oh, use_obst, inr, pcx, pcy, qcx, qcy, x, y
+    z,
+    zx0,
+    zy0,
+    zic,
+    cov,
+    cx0,
+    cy0,
+    cic,
+    oh,
+    use_obst,
+    inr,
+    pcx,
+    pcy,
+    qcx,
+    qcy,
+    x,
+    y,
+    far,
 ):
-    """Ground, or obstacle top outside both end hexes, at (x, y)."""
+    """Ground, or obstacle top outside both end hexes, at (x, y).
+
+    ``far``: the caller knows (x, y) is farther from both hex centres than a hex's
+    corners, so outside both hexes (the tests are skipped; same answer).
+    """
     gz = _ground(z, zx0, zy0, zic, x, y)
     if use_obst:
+        h = oh[_cover_code(cov, oh.size, cx0, cy0, cic, x, y)]
+        if far:
+            return gz + h
         # branch-free: which class a sample hits is close to random, and a
         # mispredicted branch costs more than both hex tests (h = 0 adds nothing)
-        h = oh[_cover_code(cov, oh.size, cx0, cy0, cic, x, y)]
         out = (not _in_hex(x, y, pcx, pcy, inr)) & (not _in_hex(x, y, qcx, qcy, inr))
         return gz + (h if out else 0.0)
     return gz
@@ -148,12 +171,16 @@ def _blocks(  # type: ignore[no-untyped-def]
     b1,
     a2,
     b2,
+    rc,
 ):
     """Whether the sample at ``t`` blocks line 1 and line 2: the model's test.
 
     The sample is ``P + t (dx, dy)``; the lines run from ``a`` at P to ``b`` at Q,
-    less the earth's bulge. Written once here for the probes, the march and the
-    table, so that all of them decide every sample the same way, bit for bit.
+    less the earth's bulge. ``rc``: when P and Q are their hexes' centres, a
+    hex's circumradius plus a margin (a sample farther than that from both ends is
+    outside both hexes); else infinity. Written once here for the probes, the march
+    and the table, so that all of them decide every sample the same way, bit for
+    bit.
     """
     top = _top_at(
         z,
@@ -173,6 +200,7 @@ def _blocks(  # type: ignore[no-untyped-def]
         qcy,
         px + dx * t,
         py + dy * t,
+        (D * t > rc) & (D - D * t > rc),
     )
     d = D * t
     bulge = kcurv * d * (D - d)
@@ -239,6 +267,7 @@ def _march(  # type: ignore[no-untyped-def]
     kcurv,
     bl1,
     bl2,
+    rc,
 ):
     """Step 2 of ``_trace``: the exact march over the DEM's dual cells."""
     # one column (or row) slab of dual cells at a time
@@ -341,6 +370,7 @@ def _march(  # type: ignore[no-untyped-def]
                         b1,
                         a2,
                         b2,
+                        rc,
                     )
                     bl1 = bl1 or s1
                     bl2 = bl2 or s2
@@ -409,6 +439,7 @@ def _trace(  # type: ignore[no-untyped-def]
     bl2 = False
     inv = 1.0 / n
     cd2 = kcurv * D * D
+    rc = np.inf  # P and Q need not be their hexes' centres
     # 1. probes: midpoint, quarters, eighths... (any blocker decides)
     den = 2
     while den <= nprobe:
@@ -444,6 +475,7 @@ def _trace(  # type: ignore[no-untyped-def]
                 b1,
                 a2,
                 b2,
+                rc,
             )
             bl1 = bl1 or s1
             bl2 = bl2 or s2
@@ -485,6 +517,7 @@ def _trace(  # type: ignore[no-untyped-def]
         kcurv,
         bl1,
         bl2,
+        rc,
     )
 
 
@@ -651,6 +684,7 @@ def profile(  # type: ignore[no-untyped-def]
                 qcy,
                 x,
                 y,
+                False,
             )
             line1[i] = a1 + (b1 - a1) * t - bulge
             line2[i] = a2 + (b2 - a2) * t - bulge
@@ -708,6 +742,9 @@ def _table_row(  # type: ignore[no-untyped-def]
     and with obstacles on the first probes are the samples next to both hexes.
     About half the time of one ``_trace`` per pair.
     """
+    # the pairs run between hex centres: a sample farther than a hex's corners
+    # from both is outside both hexes
+    rc = inr / COS30 + _EPS_M
     col = i // nrow
     row = i % nrow
     q = col
@@ -799,6 +836,7 @@ def _table_row(  # type: ignore[no-untyped-def]
                     zc[iq] + h_tgt,
                     zc[ip] + h_tgt,
                     zc[iq] + h_obs,
+                    rc,
                 )
                 f = (np.uint8(1) if s1 else np.uint8(0)) | (
                     np.uint8(2) if s2 else np.uint8(0)
@@ -857,6 +895,7 @@ def _table_row(  # type: ignore[no-untyped-def]
             kcurv,
             (B_[p] & 1) != 0,
             (B_[p] & 2) != 0,
+            rc,
         )
         B_[p] = (1 if b1 else 0) | (2 if b2 else 0)
     for p in range(m):
