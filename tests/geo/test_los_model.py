@@ -11,7 +11,7 @@ from wargame.geo import los as L
 from wargame.geo.los_oracle import oracle_pairs, oracle_viewshed
 from wargame.geo.raster import RasterGrid
 from wargame.geo.terrain import TERRAIN_CLASSES
-from wargame.geo.viewshed import mask_to_polygon, viewshed_array
+from wargame.geo.viewshed import _bilinear_at, mask_to_polygon, viewshed_array
 
 WOODS = TERRAIN_CLASSES.index("woods")
 TOWN = TERRAIN_CLASSES.index("town")
@@ -162,7 +162,7 @@ def test_r2_viewshed_window_is_the_full_rasters_window(rolling):
 
 
 def test_bilinear_at_one_point_equals_the_vectorised_path(rolling):
-    # viewshed_array takes the observer's ground through bilinear's scalar path
+    # bilinear at one point takes a scalar path (and viewshed_array a compiled copy)
     # (no array overheads): it must be the same number, bit for bit
     from wargame.geo.raster import bilinear
 
@@ -177,6 +177,11 @@ def test_bilinear_at_one_point_equals_the_vectorised_path(rolling):
     many = bilinear(z, g, xs, ys)
     for k in range(len(xs)):
         assert float(bilinear(z, g, float(xs[k]), float(ys[k]))) == many[k]
+        # and viewshed_array's compiled copy of it
+        assert (
+            _bilinear_at(z, 0.0, float(nr), 1.0, float(xs[k]), float(ys[k]))
+            == (many[k])
+        )
 
 
 def test_curvature_hides_ground_target_30_km_away_from_2_m_eye():

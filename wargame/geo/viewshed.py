@@ -446,6 +446,24 @@ def _sweep(
             numba.set_num_threads(old)
 
 
+@njit(cache=True)
+def _bilinear_at(z, x0, y0, cell, x, y):  # type: ignore[no-untyped-def]
+    """``raster.bilinear`` at one point, compiled: the same operations and dtypes
+    (a test checks the bits), a few microseconds instead of 12-30."""
+    nr, nc = z.shape
+    fr = min(max((y0 - y) / cell - 0.5, 0.0), nr - 1.0)
+    fc = min(max((x - x0) / cell - 0.5, 0.0), nc - 1.0)
+    r0 = max(min(math.floor(fr), nr - 2), 0)
+    c0 = max(min(math.floor(fc), nc - 2), 0)
+    tr = fr - r0
+    tc = fc - c0
+    a, b = z[r0, c0], z[r0, c0 + 1]
+    c, d = z[r0 + 1, c0], z[r0 + 1, c0 + 1]
+    top = np.float64(a) + np.float64(b - a) * tc
+    bot = np.float64(c) + np.float64(d - c) * tc
+    return top + (bot - top) * tr
+
+
 class ViewshedWindow(NamedTuple):
     """The DEM window a range-limited viewshed covers (unpacks as ``visible, row0,
     col0``): ``visible[i, j]`` is DEM cell ``(row0 + i, col0 + j)``."""
@@ -539,8 +557,7 @@ def viewshed_array(
         )
     if not (max_distance_m >= 0):
         raise ValueError(f"max_distance_m must be >= 0, got {max_distance_m}")
-    g = RasterGrid(0.0, float(nr), 1.0, nr, nc)
-    zo = float(bilinear(z, g, obs_col + 0.5, nr - obs_row - 0.5))
+    zo = _bilinear_at(z, 0.0, float(nr), 1.0, obs_col + 0.5, nr - obs_row - 0.5)
     kc = _kcurv(curvature_coeff)
     args = (z, cell_x_m, cell_y_m, obs_row, obs_col, zo + h_o, h_t, kc, max_distance_m)
     if max_distance_m > 0:
