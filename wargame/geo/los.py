@@ -277,11 +277,11 @@ class LOSTerrain:
         """The cover as indices into a small table of distinct obstacle heights.
 
         Packed 2 bits a cell for up to 4 distinct heights (the default woods and
-        town heights and 0: a quarter of the bytes, so the sight-line samples,
-        which spend most of their time waiting for this array, miss the cache far
-        less), 4 bits for up to 16, else the codes and the per-code table as they
-        are. Rows are padded with copies of their last cell (see
-        ``_los_kernels._cover_code``). Same heights per sample, bit for bit.
+        town heights and 0: a quarter of the bytes; the sight-line samples' hottest
+        instruction waits for this array), 4 bits for up to 16, else the codes and
+        the per-code table as they are. Rows are padded with copies of their last
+        cell (see ``_los_kernels._cover_code``). Same heights per sample, bit for
+        bit.
         """
         key = ("packed", tuple(sorted((heights or {}).items())))
         if key not in self._cache:
