@@ -275,6 +275,86 @@ def test_table_equals_los_between_hex_centres(rolling):
         tab.visible("A1", g.labels()[-1])
 
 
+def _profile_verdicts(terrain, ip, iq, h_o, h_t, obstacles):
+    """(P sees Q, Q sees P) for hex index pairs from every sample (no shortcut)."""
+    g = terrain.hexgrid
+    cx, cy = g.axial_to_xy(*g.axial_of_index(np.arange(g.n_hexes)))
+    args = terrain.profile_args(terrain.heights_for(obstacles))
+    kc = L._kcurv(L.CURVATURE_COEFF)
+    out = []
+    for a, b in zip(ip, iq, strict=True):
+        if (cx[b], cy[b]) < (cx[a], cy[a]):  # the kernels' canonical order
+            a, b, swap = b, a, True
+        else:
+            swap = False
+        p, q = (cx[a], cy[a]), (cx[b], cy[b])
+        _, _, top, _, l1, l2 = K.profile(
+            *args, *p, *p, *q, *q, h_o, h_t, h_t, h_o, L.SAMPLE_STEP_M, kc
+        )
+        v1 = not (top[1:-1] > l1[1:-1]).any()  # a (the eye) sees b
+        v2 = not (top[1:-1] > l2[1:-1]).any()
+        out.append((v2, v1) if swap else (v1, v2))
+    return np.array(out)
+
+
+@pytest.mark.parametrize("obstacles", [True, False])
+def test_whole_table_equals_every_sample_evaluated(rolling, obstacles):
+    # every pair of the table, both directions, against the sampled model with
+    # no shortcut at all: the near-ring bounds, probes and cell march are exact
+    tab = L.hex_los_table(
+        rolling,
+        6,
+        observer_height_m=3.0,
+        target_height_m=1.5,
+        obstacles=obstacles,
+        cache=False,
+    )
+    g = rolling.hexgrid
+    dq, dr = L._half_offsets(6)
+    i = np.repeat(np.arange(g.n_hexes), dq.size)
+    q, r = g.axial_of_index(i)
+    j = g.index_of(q + np.tile(dq, g.n_hexes), r + np.tile(dr, g.n_hexes))
+    i, j = i[j >= 0], j[j >= 0]
+    ref = _profile_verdicts(rolling, i, j, 3.0, 1.5, obstacles)
+    got = np.column_stack([tab.visible_index(i, j), tab.visible_index(j, i)])
+    assert i.size > 10_000 and 0.1 < ref.mean() < 0.9
+    assert np.array_equal(got, ref)
+
+
+def test_near_ring_bounds_are_below_the_samples_they_stand_for(rolling):
+    # the table's first test: per hex and ring sector, a lower bound of the top
+    # at the sample next to the hex; check it against that sample's real top for
+    # every pair it serves, and that it is not vacuous
+    g = rolling.hexgrid
+    heights = rolling.heights_for(True)
+    kargs = rolling.kernel_args(heights)
+    cx, cy = g.axial_to_xy(*g.axial_of_index(np.arange(g.n_hexes)))
+    dq, dr = L._half_offsets(6)
+    kc = L._kcurv(L.CURVATURE_COEFF)
+    nb, ksec, _ = L._near_plan(rolling, heights, kargs, cx, cy, dq, dr, 2, 2, kc)
+    assert nb.shape == (g.n_hexes, L._NEAR_SECTORS + 1)
+    assert np.isneginf(nb[:, -1]).all() and np.isfinite(nb[:, :-1]).all()
+    args = rolling.profile_args(heights)
+    rng = np.random.default_rng(5)
+    tight = []
+    for _ in range(300):
+        i = int(rng.integers(g.n_hexes))
+        k = int(rng.integers(dq.size))
+        q, r = g.axial_of_index(np.array([i]))
+        j = int(g.index_of(q + dq[k], r + dr[k])[0])
+        if j < 0 or ksec[k, 0] == L._NEAR_SECTORS:  # off the map; too short
+            continue
+        p, o = (cx[i], cy[i]), (cx[j], cy[j])
+        t, _, top, _, _, _ = K.profile(*args, *p, *p, *o, *o, 2, 2, 2, 2, 10.0, kc)
+        n = t.size - 1
+        if n != ksec[k, 2]:  # rounding moved D across a multiple of the step:
+            continue  # the kernel gives such pairs no bound
+        for hexi, s, idx in ((i, ksec[k, 0], 10), (j, ksec[k, 1], n - 10)):
+            assert nb[hexi, s] <= top[idx], (hexi, s)
+            tight.append(top[idx] - nb[hexi, s])
+    assert len(tight) > 300 and np.median(tight) < 25.0
+
+
 def test_table_lookup_vectorised_and_symmetric_with_equal_heights(rolling):
     tab = L.hex_los_table(
         rolling, range_hexes=5, observer_height_m=2.0, target_height_m=2.0, cache=False

@@ -324,58 +324,83 @@ def _march(  # type: ignore[no-untyped-def]
                 and u > min(a2 + (b2 - a2) * ts, a2 + (b2 - a2) * te) - maxb
             ):
                 need = True
-            if need and mcl == mc and nlc == nlo and na == nb:
-                ob = OB[nlc, mcl] if use_obst else 0.0
-                need = False
-                if (
-                    not bl1
-                    and _quad_max(Z, nlo, mc, m0, n0, dm, dn, a1, b1, cd2, ts, te) + ob
-                    > -_EPS_M
-                ):
-                    need = True
-                if (
-                    not need
-                    and not bl2
-                    and _quad_max(Z, nlo, mc, m0, n0, dm, dn, a2, b2, cd2, ts, te) + ob
-                    > -_EPS_M
-                ):
-                    need = True
             if need:
-                for i in range(nxt, ihi + 1):
-                    t = i * inv
-                    s1, s2 = _blocks(
-                        z,
-                        zx0,
-                        zy0,
-                        zic,
-                        cov,
-                        cx0,
-                        cy0,
-                        cic,
-                        oh,
-                        use_obst,
-                        inr,
-                        pcx,
-                        pcy,
-                        qcx,
-                        qcy,
-                        px,
-                        py,
-                        dx,
-                        dy,
-                        D,
-                        t,
-                        kcurv,
-                        a1,
-                        b1,
-                        a2,
-                        b2,
-                        rc,
-                    )
-                    bl1 = bl1 or s1
-                    bl2 = bl2 or s2
-                    if bl1 and bl2:
-                        return True, True
+                # the samples in this slab lie in one dual cell, or in two when the
+                # line crosses a row of cell centres between them (never more:
+                # |dn| <= |dm|); each cell's exact bound is tried before its
+                # samples are evaluated
+                ncut = ihi  # last sample of the first cell
+                if na != nb:
+                    ncut = int((max(na, nb) - n0) / dn * n)
+                    ncut = min(max(ncut, nxt - 1), ihi)
+                for part in range(2 if na != nb else 1):
+                    lo = nxt if part == 0 else ncut + 1
+                    hi = ncut if part == 0 else ihi
+                    if hi < lo:
+                        continue
+                    row = na if part == 0 else nb
+                    tlo = lo * inv
+                    thi = hi * inv
+                    sample = True
+                    if mcl == mc and 0 <= row < nmi:
+                        ob = OB[row, mc] if use_obst else 0.0
+                        sample = False
+                        if (
+                            not bl1
+                            and _quad_max(
+                                Z, row, mc, m0, n0, dm, dn, a1, b1, cd2, tlo, thi
+                            )
+                            + ob
+                            > -_EPS_M
+                        ):
+                            sample = True
+                        if (
+                            not sample
+                            and not bl2
+                            and _quad_max(
+                                Z, row, mc, m0, n0, dm, dn, a2, b2, cd2, tlo, thi
+                            )
+                            + ob
+                            > -_EPS_M
+                        ):
+                            sample = True
+                    if not sample:
+                        continue
+                    for i in range(lo, hi + 1):
+                        t = i * inv
+                        s1, s2 = _blocks(
+                            z,
+                            zx0,
+                            zy0,
+                            zic,
+                            cov,
+                            cx0,
+                            cy0,
+                            cic,
+                            oh,
+                            use_obst,
+                            inr,
+                            pcx,
+                            pcy,
+                            qcx,
+                            qcy,
+                            px,
+                            py,
+                            dx,
+                            dy,
+                            D,
+                            t,
+                            kcurv,
+                            a1,
+                            b1,
+                            a2,
+                            b2,
+                            rc,
+                        )
+                        bl1 = bl1 or s1
+                        bl2 = bl2 or s2
+                        if bl1 and bl2:
+                            return True, True
             nxt = ihi + 1
         if t_out >= 1.0:
             break
@@ -732,6 +757,9 @@ def _table_row(  # type: ignore[no-untyped-def]
     nprobe,
     fwd,
     bwd,
+    NB,
+    ksec,
+    kpar,
 ):
     """Row ``i`` of the table: what ``_trace`` answers for every pair in range.
 
@@ -740,7 +768,10 @@ def _table_row(  # type: ignore[no-untyped-def]
     probe runs over all the row's open pairs in one short loop before the next
     (few unpredictable branches), pairs blocked both ways leave after every probe,
     and with obstacles on the first probes are the samples next to both hexes.
-    About half the time of one ``_trace`` per pair.
+    Before any probe, those two samples are tested against the lower bounds of
+    ``near_bounds`` (``NB``; ``ksec``/``kpar`` from ``los._near_plan``): a bound
+    above both sight lines proves the pair blocked both ways without reading the
+    terrain. About half the time of one ``_trace`` per pair.
     """
     # the pairs run between hex centres: a sample farther than a hex's corners
     # from both is outside both hexes
@@ -757,7 +788,7 @@ def _table_row(  # type: ignore[no-untyped-def]
     Q_ = np.empty(nk, np.int64)
     N_ = np.empty(nk, np.int64)  # samples
     D_ = np.empty(nk)  # length
-    B_ = np.zeros(nk, np.uint8)  # bit 0: line 1 (P observes Q) blocked, bit 1: line 2
+    B_ = np.empty(nk, np.uint8)  # bit 0: line 1 (P observes Q) blocked, bit 1: line 2
     C_ = np.empty(nk, np.bool_)  # whether i is P
     L_ = np.empty(nk, np.int64)  # the pairs still open
     m = 0
@@ -783,9 +814,24 @@ def _table_row(  # type: ignore[no-untyped-def]
         P_[m] = ip
         Q_[m] = iq
         N_[m] = n
-        if n >= 2:
-            L_[live] = m
-            live += 1
+        # 0. the samples next to i and to j against their rings' lower bounds
+        # (branch-free: the outcome is close to random). Lines as seen from i:
+        # ground at fraction s of the way to j, less the bulge, plus the heights;
+        # kpar holds s, the bulge and the heights' share for this offset, valid
+        # when the pair has the offset's nominal sample count and orientation.
+        zi = zc[i]
+        dz = zc[j] - zi
+        gi = zi + dz * kpar[k, 0] - kpar[k, 1]
+        gj = zi + dz * kpar[k, 4] - kpar[k, 5]
+        lbi = np.float64(NB[i, ksec[k, 0]])
+        lbj = np.float64(NB[j, ksec[k, 1]])
+        x1 = (lbi > gi + kpar[k, 2]) | (lbj > gj + kpar[k, 6])
+        x2 = (lbi > gi + kpar[k, 3]) | (lbj > gj + kpar[k, 7])
+        ok = (n == ksec[k, 2]) & (canon == (ksec[k, 3] != 0))
+        bb = np.uint8(ok & x1) | (np.uint8(ok & x2) << np.uint8(1))
+        B_[m] = bb
+        L_[live] = m
+        live += 1 if (n >= 2) & (bb != 3) else 0
         m += 1
     # 1. probes: near both ends (obstacles on), then midpoints, quarters, eighths...
     lev = 0 if use_obst else 1
@@ -937,11 +983,16 @@ def table(  # type: ignore[no-untyped-def]
     kcurv,
     nprobe,
     order,
+    NB,
+    ksec,
+    kpar,
 ):
     """Bit rows ``fwd[i]`` (i sees i + offset k) and ``bwd[i]`` (i + offset k sees i).
 
     ``dq``/``dr`` list one half of the axial offsets within range (the other half
     is the negatives); each unordered pair is traced once for both directions.
+    ``NB``, ``ksec``, ``kpar``: the near-ring bounds and their plan per offset
+    (``near_bounds``, ``los._near_plan``).
     """
     n = cx.size
     nbytes = (dq.size + 7) // 8
@@ -984,6 +1035,9 @@ def table(  # type: ignore[no-untyped-def]
             nprobe,
             fwd[i],
             bwd[i],
+            NB,
+            ksec,
+            kpar,
         )
     return fwd, bwd
 
@@ -1024,3 +1078,70 @@ def cell_bounds(z, zx0, zy0, zcell, cov, cx0, cy0, ccell, oh, use_obst):  # type
             ub[i, j] = np.float64(g) + h + _EPS_M
             obm[i, j] = h
     return ub, obm
+
+
+@njit(cache=True, parallel=dict(_PRANGE_ONLY))
+def near_bounds(z, zx0, zy0, zcell, cov, cx0, cy0, ccell, oh, cx, cy, boxes):  # type: ignore[no-untyped-def]
+    """Lower bounds of the top (ground + obstacle) in boxes around each hex centre.
+
+    ``boxes[s]`` is ``(x_lo, x_hi, y_lo, y_hi)`` relative to a hex centre: the
+    bounding box of one sector of the ring where the table's first probes fall
+    (``los._near_plan``). ``out[i, s]`` is at most the top ``_top_at`` computes,
+    with obstacles counted, at any point of that box around hex ``i``: the least
+    DEM corner of the dual cells the box touches (bilinear never goes below its
+    corners) plus the least obstacle height of the land-cover cells it touches,
+    less a margin, rounded down to float32. A last column of -inf serves offsets
+    that have no usable bound.
+    """
+    nr, nc = z.shape
+    zic = 1.0 / zcell
+    cic = 1.0 / ccell
+    nval = oh.size
+    sh = 2 if nval == 4 else (1 if nval == 16 else 0)  # as _cover_code
+    lnr = cov.shape[0]
+    lnc = cov.shape[1] << sh
+    bits = 8 >> sh
+    nsec = boxes.shape[0]
+    out = np.empty((cx.size, nsec + 1), np.float32)
+    for i in prange(cx.size):
+        for s in range(nsec):
+            xlo = cx[i] + boxes[s, 0]
+            xhi = cx[i] + boxes[s, 1]
+            ylo = cy[i] + boxes[s, 2]
+            yhi = cy[i] + boxes[s, 3]
+            # the dual cells _ground would use anywhere in the box (monotone)
+            ra = max(
+                min(int(min(max((zy0 - yhi) * zic - 0.5, 0.0), nr - 1.0)), nr - 2), 0
+            )
+            rb = max(
+                min(int(min(max((zy0 - ylo) * zic - 0.5, 0.0), nr - 1.0)), nr - 2), 0
+            )
+            ca = max(
+                min(int(min(max((xlo - zx0) * zic - 0.5, 0.0), nc - 1.0)), nc - 2), 0
+            )
+            cb = max(
+                min(int(min(max((xhi - zx0) * zic - 0.5, 0.0), nc - 1.0)), nc - 2), 0
+            )
+            g = np.inf
+            for r in range(ra, rb + 2):
+                for c in range(ca, cb + 2):
+                    g = min(g, np.float64(z[r, c]))
+            # the cover cells _cover_code would read anywhere in the box
+            rra = min(max(math.floor((cy0 - yhi) * cic), 0), lnr - 1)
+            rrb = min(max(math.floor((cy0 - ylo) * cic), 0), lnr - 1)
+            cia = min(max(math.floor((xlo - cx0) * cic), 0), lnc - 1)
+            cib = min(max(math.floor((xhi - cx0) * cic), 0), lnc - 1)
+            h = np.inf
+            for rr in range(rra, rrb + 1):
+                for ci in range(cia, cib + 1):
+                    code = (cov[rr, ci >> sh] >> ((ci & ((1 << sh) - 1)) * bits)) & (
+                        nval - 1
+                    )
+                    h = min(h, oh[code])
+            v = g + h - 4.0 * _EPS_M
+            f = np.float32(v)
+            if np.float64(f) > v:
+                f = np.nextafter(f, np.float32(-np.inf))
+            out[i, s] = f
+        out[i, nsec] = -np.inf
+    return out

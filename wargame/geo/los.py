@@ -87,6 +87,9 @@ DEFAULT_TARGET_HEIGHT_M = 2.0  # assumption: a vehicle or standing soldier
 DEFAULT_RANGE_HEXES = 20
 # Probes tried before the exact cell march (a tuning knob; it changes no answer).
 _N_PROBES = 8
+# Sectors of the ring around each hex where the table's first probes fall, each
+# with a lower bound of the top (``_near_plan``; a tuning knob, no answer changes).
+_NEAR_SECTORS = 64
 # Bump when the model or the table format changes: cached tables are rebuilt.
 LOS_MODEL_VERSION = 1
 
@@ -1126,13 +1129,16 @@ def build_hex_los_table(
     n = g.n_hexes
     order = np.arange(n)
     kargs = terrain.kernel_args(heights)
+    kc = _kcurv(curvature_coeff)
+    cx, cy = np.ascontiguousarray(cx), np.ascontiguousarray(cy)
+    near = _near_plan(terrain, heights, kargs, cx, cy, dq, dr, h_o, h_t, kc)
     # dynamic scheduling: a thread slowed by another process does not hold up
     # the other one at the end
     with numba.parallel_chunksize(16):
         fwd, bwd = K.table(
             *kargs,
-            np.ascontiguousarray(cx),
-            np.ascontiguousarray(cy),
+            cx,
+            cy,
             g.n_cols,
             g.n_rows,
             dq,
@@ -1140,11 +1146,91 @@ def build_hex_los_table(
             h_o,
             h_t,
             SAMPLE_STEP_M,
-            _kcurv(curvature_coeff),
+            kc,
             _N_PROBES,
             order,
+            *near,
         )
     return HexLOSTable(g, rng, fwd, None if h_o == h_t else bwd, params, key)
+
+
+def _near_plan(
+    terrain: LOSTerrain,
+    heights: dict[str, float] | None,
+    kargs: tuple[Any, ...],
+    cx: npt.NDArray[np.float64],
+    cy: npt.NDArray[np.float64],
+    dq: npt.NDArray[np.int64],
+    dr: npt.NDArray[np.int64],
+    h_o: float,
+    h_t: float,
+    kcurv: float,
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+    """Near-ring bounds for the table: ``(bounds, ksec, kpar)`` (see ``K.table``).
+
+    With obstacles on, the table's first probes are the samples next to each end
+    (``K._NEAR_SAMPLE`` steps out), where woods or a town beside a hex block most
+    sight lines. For a pair of ``n`` samples that sample lies ``_NEAR_SAMPLE * D /
+    n`` from the hex centre, in the direction of the other hex: for every pair
+    long enough that this is outside both hexes, inside a thin ring around the
+    hex. The ring is cut into ``_NEAR_SECTORS`` sectors (widened by a micro-radian
+    and boxed, plus a centimetre) and ``K.near_bounds`` bounds the top from below
+    in each sector's box, once per hex. A pair whose bounds lie above both sight
+    lines at both samples is blocked both ways, as the probes would find: exact,
+    and no terrain is read. Per offset ``ksec`` holds the two sectors (or the
+    column of -inf: no bound), the nominal sample count and whether the row's hex
+    comes first in the canonical order, ``kpar`` the fraction of the way to the
+    other hex, the earth's bulge and the two lines' share of the heights at both
+    samples; a pair whose count or order differs from its offset's (rounding)
+    gets no bound.
+    """
+    g = terrain.hexgrid
+    nsec = _NEAR_SECTORS
+    near, step = K._NEAR_SAMPLE, SAMPLE_STEP_M
+    rc = g.size_m / 2.0 / K.COS30 + K._EPS_M  # a hex's circumradius
+    r_hi = near * step + 0.01
+    # pairs of at least nmin samples (D > (nmin - 1) step): the sample is more
+    # than r_lo from its hex centre and farther than rc from the other one
+    nmin = math.ceil((r_hi + rc) / step) + 1
+    r_lo = near * step * (nmin - 1) / nmin - 0.01
+    x0, y0 = g.axial_to_xy(0, 0)
+    ox, oy = g.axial_to_xy(dq, dr)
+    ox, oy = ox - x0, oy - y0
+    D = np.hypot(ox, oy)
+    n = np.ceil(D / step).astype(np.int64)
+    canon = (ox > 0) | ((ox == 0) & (oy >= 0))  # the row's hex is P
+    ksec = np.zeros((dq.size, 4), np.int64)
+    ksec[:, 2] = n
+    ksec[:, 3] = canon
+    si = near / n  # fraction of the way from the row's hex: its sample...
+    sj = 1.0 - si  # ... and the other hex's
+    kpar = np.empty((dq.size, 8))
+    for c, s in ((0, si), (4, sj)):
+        d = D * s
+        kpar[:, c] = s
+        kpar[:, c + 1] = kcurv * d * (D - d)
+        # line 1 has the eye at P, line 2 the target height at P
+        w = np.where(canon, 1.0 - s, s)  # weight of P's height at this sample
+        kpar[:, c + 2] = h_o * w + h_t * (1.0 - w)
+        kpar[:, c + 3] = h_t * w + h_o * (1.0 - w)
+    if heights is None or r_lo <= rc:  # no obstacles or the sample is inside a hex
+        return np.full((g.n_hexes, 1), -np.inf, np.float32), ksec, kpar
+    tau = 2.0 * math.pi
+    boxes = np.empty((nsec, 4))
+    for s in range(nsec):
+        ta, tb = tau * s / nsec - 1e-6, tau * (s + 1) / nsec + 1e-6
+        angles = [ta, tb] + [
+            a * math.pi / 2 for a in range(5) if ta < a * math.pi / 2 < tb
+        ]
+        px = [rad * math.cos(a) for a in angles for rad in (r_lo, r_hi)]
+        py = [rad * math.sin(a) for a in angles for rad in (r_lo, r_hi)]
+        boxes[s] = min(px) - 0.01, max(px) + 0.01, min(py) - 0.01, max(py) + 0.01
+    use = n >= nmin
+    for c, (vx, vy) in enumerate(((ox, oy), (-ox, -oy))):  # towards the other hex
+        sector = np.floor(np.arctan2(vy, vx) / tau * nsec).astype(np.int64) % nsec
+        ksec[:, c] = np.where(use, sector, nsec)
+    bounds = K.near_bounds(*kargs[:9], cx, cy, boxes)
+    return bounds, ksec, kpar
 
 
 def _table_params(
