@@ -272,6 +272,9 @@ def _march(  # type: ignore[no-untyped-def]
     """Step 2 of ``_trace``: the exact march over the DEM's dual cells."""
     # one column (or row) slab of dual cells at a time
     maxb = cd2 * 0.25 + _EPS_M
+    # between hex centres (rc finite), samples closer to an end than the hex's
+    # inradius are inside its hex, where obstacles do not count
+    rin = inr - _EPS_M if rc < np.inf else -1.0
     fr0 = (zy0 - py) * zic - 0.5
     fc0 = (px - zx0) * zic - 0.5
     dfr = -dy * zic
@@ -344,6 +347,8 @@ def _march(  # type: ignore[no-untyped-def]
                     sample = True
                     if mcl == mc and 0 <= row < nmi:
                         ob = OB[row, mc] if use_obst else 0.0
+                        if (D * thi <= rin) | (D - D * tlo <= rin):
+                            ob = 0.0
                         sample = False
                         if (
                             not bl1
