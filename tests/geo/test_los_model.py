@@ -332,8 +332,8 @@ def test_near_ring_bounds_are_below_the_samples_they_stand_for(rolling):
     dq, dr = L._half_offsets(6)
     kc = L._kcurv(L.CURVATURE_COEFF)
     nb, ksec, _ = L._near_plan(rolling, heights, kargs, cx, cy, dq, dr, 2, 2, kc)
-    assert nb.shape == (g.n_hexes, L._NEAR_SECTORS + 1)
-    assert np.isneginf(nb[:, -1]).all() and np.isfinite(nb[:, :-1]).all()
+    assert nb.shape == (L._NEAR_SECTORS + 1, g.n_hexes)
+    assert np.isneginf(nb[-1]).all() and np.isfinite(nb[:-1]).all()
     args = rolling.profile_args(heights)
     rng = np.random.default_rng(5)
     tight = []
@@ -350,8 +350,8 @@ def test_near_ring_bounds_are_below_the_samples_they_stand_for(rolling):
         if n != ksec[k, 2]:  # rounding moved D across a multiple of the step:
             continue  # the kernel gives such pairs no bound
         for hexi, s, idx in ((i, ksec[k, 0], 10), (j, ksec[k, 1], n - 10)):
-            assert nb[hexi, s] <= top[idx], (hexi, s)
-            tight.append(top[idx] - nb[hexi, s])
+            assert nb[s, hexi] <= top[idx], (hexi, s)
+            tight.append(top[idx] - nb[s, hexi])
     assert len(tight) > 300 and np.median(tight) < 25.0
 
 

@@ -798,6 +798,7 @@ def _table_row(  # type: ignore[no-untyped-def]
     L_ = np.empty(nk, np.int64)  # the pairs still open
     m = 0
     live = 0
+    use_nb = NB.shape[0] > 1  # else no offset has a bound
     for k in range(nk):
         tq = q + dq[k]
         tr = r + dr[k]
@@ -811,33 +812,48 @@ def _table_row(  # type: ignore[no-untyped-def]
         iq = j if canon else i
         dx = cx[iq] - cx[ip]
         dy = cy[iq] - cy[ip]
-        D = math.sqrt(dx * dx + dy * dy)
-        n = math.ceil(D / step)
+        D2 = dx * dx + dy * dy
         K_[m] = k
-        D_[m] = D
         C_[m] = canon
         P_[m] = ip
         Q_[m] = iq
-        N_[m] = n
         # 0. the samples next to i and to j against their rings' lower bounds
         # (branch-free: the outcome is close to random). Lines as seen from i:
         # ground at fraction s of the way to j, less the bulge, plus the heights;
         # kpar holds s, the bulge and the heights' share for this offset, valid
-        # when the pair has the offset's nominal sample count and orientation.
-        zi = zc[i]
-        dz = zc[j] - zi
-        gi = zi + dz * kpar[k, 0] - kpar[k, 1]
-        gj = zi + dz * kpar[k, 4] - kpar[k, 5]
-        lbi = np.float64(NB[i, ksec[k, 0]])
-        lbj = np.float64(NB[j, ksec[k, 1]])
-        x1 = (lbi > gi + kpar[k, 2]) | (lbj > gj + kpar[k, 6])
-        x2 = (lbi > gi + kpar[k, 3]) | (lbj > gj + kpar[k, 7])
-        ok = (n == ksec[k, 2]) & (canon == (ksec[k, 3] != 0))
-        bb = np.uint8(ok & x1) | (np.uint8(ok & x2) << np.uint8(1))
+        # when the pair has the offset's orientation and its squared length is
+        # safely inside the range of the offset's sample count.
+        bb = np.uint8(0)
+        if use_nb:  # the same for the whole table: a predictable branch
+            zi = zc[i]
+            dz = zc[j] - zi
+            gi = zi + dz * kpar[k, 0] - kpar[k, 1]
+            gj = zi + dz * kpar[k, 4] - kpar[k, 5]
+            lbi = np.float64(NB[ksec[k, 0], i])
+            lbj = np.float64(NB[ksec[k, 1], j])
+            x1 = (lbi > gi + kpar[k, 2]) | (lbj > gj + kpar[k, 6])
+            x2 = (lbi > gi + kpar[k, 3]) | (lbj > gj + kpar[k, 7])
+            fits = (kpar[k, 8] < D2) & (kpar[k, 9] > D2)  # D2 in the range
+            ok = fits & (canon == (ksec[k, 3] != 0))
+            bb = np.uint8(ok & x1) | (np.uint8(ok & x2) << np.uint8(1))
         B_[m] = bb
         L_[live] = m
-        live += 1 if (n >= 2) & (bb != 3) else 0
+        live += 1 if bb != 3 else 0
         m += 1
+    # length and sample count of the pairs still open (pairs of fewer than two
+    # samples have nothing to test)
+    w = 0
+    for u in range(live):
+        p = L_[u]
+        dx = cx[Q_[p]] - cx[P_[p]]
+        dy = cy[Q_[p]] - cy[P_[p]]
+        D = math.sqrt(dx * dx + dy * dy)
+        n = math.ceil(D / step)
+        D_[p] = D
+        N_[p] = n
+        L_[w] = p
+        w += 1 if n >= 2 else 0
+    live = w
     # 1. probes: near both ends (obstacles on), then midpoints, quarters, eighths...
     lev = 0 if use_obst else 1
     while (1 << lev) <= nprobe and live > 0:
@@ -1091,7 +1107,8 @@ def near_bounds(z, zx0, zy0, zcell, cov, cx0, cy0, ccell, oh, cx, cy, boxes):  #
 
     ``boxes[s]`` is ``(x_lo, x_hi, y_lo, y_hi)`` relative to a hex centre: the
     bounding box of one sector of the ring where the table's first probes fall
-    (``los._near_plan``). ``out[i, s]`` is at most the top ``_top_at`` computes,
+    (``los._near_plan``). ``out[s, i]`` (sector-major: a row of the table reads
+    one sector of many neighbouring hexes) is at most the top ``_top_at`` computes,
     with obstacles counted, at any point of that box around hex ``i``: the least
     DEM corner of the dual cells the box touches (bilinear never goes below its
     corners) plus the least obstacle height of the land-cover cells it touches,
@@ -1107,7 +1124,7 @@ def near_bounds(z, zx0, zy0, zcell, cov, cx0, cy0, ccell, oh, cx, cy, boxes):  #
     lnc = cov.shape[1] << sh
     bits = 8 >> sh
     nsec = boxes.shape[0]
-    out = np.empty((cx.size, nsec + 1), np.float32)
+    out = np.empty((nsec + 1, cx.size), np.float32)
     for i in prange(cx.size):
         for s in range(nsec):
             xlo = cx[i] + boxes[s, 0]
@@ -1147,6 +1164,6 @@ def near_bounds(z, zx0, zy0, zcell, cov, cx0, cy0, ccell, oh, cx, cy, boxes):  #
             f = np.float32(v)
             if np.float64(f) > v:
                 f = np.nextafter(f, np.float32(-np.inf))
-            out[i, s] = f
-        out[i, nsec] = -np.inf
+            out[s, i] = f
+        out[nsec, i] = -np.inf
     return out

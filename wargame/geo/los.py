@@ -1177,12 +1177,13 @@ def _near_plan(
     and boxed, plus a centimetre) and ``K.near_bounds`` bounds the top from below
     in each sector's box, once per hex. A pair whose bounds lie above both sight
     lines at both samples is blocked both ways, as the probes would find: exact,
-    and no terrain is read. Per offset ``ksec`` holds the two sectors (or the
-    column of -inf: no bound), the nominal sample count and whether the row's hex
-    comes first in the canonical order, ``kpar`` the fraction of the way to the
-    other hex, the earth's bulge and the two lines' share of the heights at both
-    samples; a pair whose count or order differs from its offset's (rounding)
-    gets no bound.
+    and no terrain is read. ``bounds[s, i]``: sector ``s`` of hex ``i`` (a last
+    row of -inf: no bound). Per offset ``ksec`` holds the two sectors, the
+    nominal sample count and whether the row's hex comes first in the canonical
+    order, ``kpar`` the fraction of the way to the other hex, the earth's bulge
+    and the two lines' share of the heights at both samples, then the range of
+    squared lengths that surely gives the nominal count; a pair outside it or in
+    the other order (rounding) gets no bound.
     """
     g = terrain.hexgrid
     nsec = _NEAR_SECTORS
@@ -1204,7 +1205,10 @@ def _near_plan(
     ksec[:, 3] = canon
     si = near / n  # fraction of the way from the row's hex: its sample...
     sj = 1.0 - si  # ... and the other hex's
-    kpar = np.empty((dq.size, 8))
+    kpar = np.empty((dq.size, 10))
+    # D**2 safely within ((n - 1) step, n step]: the pair has n samples
+    kpar[:, 8] = ((n - 1) * step) ** 2 * (1.0 + 1e-9)
+    kpar[:, 9] = (n * step) ** 2 * (1.0 - 1e-9)
     for c, s in ((0, si), (4, sj)):
         d = D * s
         kpar[:, c] = s
@@ -1214,7 +1218,7 @@ def _near_plan(
         kpar[:, c + 2] = h_o * w + h_t * (1.0 - w)
         kpar[:, c + 3] = h_t * w + h_o * (1.0 - w)
     if heights is None or r_lo <= rc:  # no obstacles or the sample is inside a hex
-        return np.full((g.n_hexes, 1), -np.inf, np.float32), ksec, kpar
+        return np.full((1, g.n_hexes), -np.inf, np.float32), ksec, kpar
     tau = 2.0 * math.pi
     boxes = np.empty((nsec, 4))
     for s in range(nsec):
