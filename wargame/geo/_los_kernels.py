@@ -38,6 +38,9 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 import numpy as np
 from numba import njit, prange
 
+# The march's coarse cells: blocks of _COARSE x _COARSE dual cells (``Us[2 + o]``).
+_COARSE = 2
+
 # Margin (m) added to every upper bound so that rounding can never make a skipped
 # sample a blocker; it only costs a few needless sample evaluations.
 _EPS_M = 1e-6
@@ -293,13 +296,41 @@ def _march(  # type: ignore[no-untyped-def]
         dn = dfc
     Z = Zs[o]
     U = Us[o]
+    UC = Us[2 + o]
     OB = Os[o]
     nmi, nma = U.shape
     sgn = 1 if dm > 0 else -1
     mc = math.floor(m0)
     invdm = 1.0 / dm
     nxt = 1
+    cbk = mc // _COARSE - sgn  # the coarse column block last tested
     while nxt < n:
+        cb = mc // _COARSE
+        if cb != cbk:
+            # entering a block of _COARSE columns: its coarse bound may clear
+            # all of them at once (the samples there span at most two coarse
+            # rows, as the line moves at most one row per column)
+            cbk = cb
+            bnd = (cb + 1) * _COARSE if sgn > 0 else cb * _COARSE
+            t_out = min((bnd - m0) * invdm, 1.0)
+            ihi = min(int(t_out * n), n - 1)
+            if ihi >= nxt:
+                ts = nxt * inv
+                te = ihi * inv
+                na = min(max(math.floor(n0 + dn * ts), 0), nmi - 1) // _COARSE
+                nb = min(max(math.floor(n0 + dn * te), 0), nmi - 1) // _COARSE
+                cc = min(max(cb, 0), (nma - 1) // _COARSE)
+                u = max(UC[na, cc], UC[nb, cc])
+                if (
+                    bl1 or u <= min(a1 + (b1 - a1) * ts, a1 + (b1 - a1) * te) - maxb
+                ) and (
+                    bl2 or u <= min(a2 + (b2 - a2) * ts, a2 + (b2 - a2) * te) - maxb
+                ):
+                    nxt = ihi + 1
+                    if t_out >= 1.0:
+                        break
+                    mc = (cb + 1) * _COARSE if sgn > 0 else cb * _COARSE - 1
+                    continue
         bnd = mc + 1 if sgn > 0 else mc
         t_out = (bnd - m0) * invdm
         if t_out > 1.0:

@@ -128,6 +128,18 @@ def _check_heights(
     return out
 
 
+def _block_max(a: npt.NDArray[np.float32], b: int) -> npt.NDArray[np.float32]:
+    """Maximum of each ``b`` x ``b`` block of ``a`` (the last ones may be smaller).
+
+    >>> _block_max(np.arange(12, dtype=np.float32).reshape(3, 4), 2).tolist()
+    [[5.0, 7.0], [9.0, 11.0]]
+    """
+    nr, nc = a.shape
+    p = np.full((-(-nr // b) * b, -(-nc // b) * b), -np.inf, a.dtype)
+    p[:nr, :nc] = a
+    return p.reshape(p.shape[0] // b, b, p.shape[1] // b, b).max(axis=(1, 3))
+
+
 def _up_float32(a: npt.NDArray[np.float64]) -> npt.NDArray[np.float32]:
     """``a`` as float32, each value rounded up (an upper bound stays one)."""
     f = a.astype(np.float32)
@@ -267,9 +279,10 @@ class LOSTerrain:
             # float32 rounded up (still upper bounds): half the memory traffic of
             # the march, whose time goes mostly into these loads
             ub, obm = _up_float32(ub), _up_float32(obm)
+            uc = _block_max(ub, K._COARSE)
             self._cache[key] = (
                 (self.dem, np.ascontiguousarray(self.dem.T)),
-                (ub, np.ascontiguousarray(ub.T)),
+                (ub, np.ascontiguousarray(ub.T), uc, np.ascontiguousarray(uc.T)),
                 (obm, np.ascontiguousarray(obm.T)),
             )
         return self._cache[key]  # type: ignore[no-any-return]
