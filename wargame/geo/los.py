@@ -89,7 +89,7 @@ DEFAULT_RANGE_HEXES = 20
 _N_PROBES = 8
 # Sectors of the ring around each hex where the table's first probes fall, each
 # with a lower bound of the top (``_near_plan``; a tuning knob, no answer changes).
-_NEAR_SECTORS = 64
+_NEAR_SECTORS = 32
 # Bump when the model or the table format changes: cached tables are rebuilt.
 LOS_MODEL_VERSION = 1
 
@@ -1246,8 +1246,12 @@ def _near_plan(
     for c, (vx, vy) in enumerate(((ox, oy), (-ox, -oy))):  # towards the other hex
         sector = np.floor(np.arctan2(vy, vx) / tau * nsec).astype(np.int64) % nsec
         ksec[:, c] = np.where(use, sector, nsec)
-    bounds = K.near_bounds(*kargs[:9], cx, cy, boxes)
-    return bounds, ksec, kpar
+    # per terrain and obstacle heights (all else here is fixed per terrain), like
+    # the march's cell bounds: tables for other eye heights reuse it
+    key = ("near", tuple(sorted(heights.items())), nsec)
+    if key not in terrain._cache:
+        terrain._cache[key] = K.near_bounds(*kargs[:9], cx, cy, boxes)
+    return terrain._cache[key], ksec, kpar
 
 
 def _table_params(
