@@ -235,7 +235,7 @@ def _quad_max(Z, mi, ma, m0, n0, dm, dn, a, b, cd2, ts, te):  # type: ignore[no-
     return m
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)  # see _table_row
 def _march(  # type: ignore[no-untyped-def]
     z,
     zx0,
@@ -762,7 +762,7 @@ def profile(  # type: ignore[no-untyped-def]
 _NEAR_SAMPLE = 10
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _table_row(  # type: ignore[no-untyped-def]
     i,
     z,
@@ -796,6 +796,10 @@ def _table_row(  # type: ignore[no-untyped-def]
     NB,
     ksec,
     kpar,
+    S_,
+    D_,
+    B_,
+    C_,
 ):
     """Row ``i`` of the table: what ``_trace`` answers for every pair in range.
 
@@ -808,6 +812,12 @@ def _table_row(  # type: ignore[no-untyped-def]
     ``near_bounds`` (``NB``; ``ksec``/``kpar`` from ``los._near_plan``): a bound
     above both sight lines proves the pair blocked both ways without reading the
     terrain. About half the time of one ``_trace`` per pair.
+
+    Compiled without reference counting (``_nrt=False``, as ``_march``): the
+    atomic counts on arrays shared by both threads cost a few per cent. So the
+    caller passes the scratch arrays: ``S_`` (5 x pairs, int64), ``D_`` (float64),
+    ``B_`` (uint8: bit 0 line 1 (P observes Q) blocked, bit 1 line 2) and ``C_``
+    (bool: i is P).
     """
     # the pairs run between hex centres: a sample farther than a hex's corners
     # from both is outside both hexes
@@ -819,14 +829,12 @@ def _table_row(  # type: ignore[no-untyped-def]
     zic = 1.0 / zcell
     cic = 1.0 / ccell
     nk = dq.size
-    K_ = np.empty(nk, np.int64)  # offset index of each pair
-    P_ = np.empty(nk, np.int64)  # its hexes in canonical order
-    Q_ = np.empty(nk, np.int64)
-    N_ = np.empty(nk, np.int64)  # samples
-    D_ = np.empty(nk)  # length
-    B_ = np.empty(nk, np.uint8)  # bit 0: line 1 (P observes Q) blocked, bit 1: line 2
-    C_ = np.empty(nk, np.bool_)  # whether i is P
-    L_ = np.empty(nk, np.int64)  # the pairs still open
+    # the scratch arrays (see above), one entry per pair
+    K_ = S_[0]  # offset index of each pair
+    P_ = S_[1]  # its hexes in canonical order
+    Q_ = S_[2]
+    N_ = S_[3]  # samples
+    L_ = S_[4]  # the pairs still open
     m = 0
     live = 0
     use_nb = NB.shape[0] > 1  # else no offset has a bound
@@ -1055,6 +1063,7 @@ def table(  # type: ignore[no-untyped-def]
     zic = 1.0 / zcell
     for i in range(n):
         zc[i] = _ground(z, zx0, zy0, zic, cx[i], cy[i])
+    nk = dq.size
     for kk in prange(order.size):
         i = order[kk]
         _table_row(
@@ -1090,6 +1099,10 @@ def table(  # type: ignore[no-untyped-def]
             NB,
             ksec,
             kpar,
+            np.empty((5, nk), np.int64),
+            np.empty(nk),
+            np.empty(nk, np.uint8),
+            np.empty(nk, np.bool_),
         )
     return fwd, bwd
 
