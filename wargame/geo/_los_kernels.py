@@ -3,7 +3,7 @@
 Every function here works on plain arrays and floats. The model they implement is
 documented in :mod:`wargame.geo.los` and ``docs/los.md``; in short, a sight line
 from P to Q is tested at ``n - 1`` sample points ``t = i / n`` (``n = ceil(D /
-step)``) and is blocked when, at any sample, the ground (bilinear on the DEM) or
+step - 1e-6)``) and is blocked when, at any sample, the ground (bilinear on the DEM) or
 the top of an obstacle (ground + obstacle height of the land-cover cell, unless
 the sample lies in P's or Q's own hex) is *strictly* above the sight line::
 
@@ -41,6 +41,12 @@ from numba import njit, prange
 # The march's coarse cells: blocks of _COARSE x _COARSE dual cells (``Us[2 + o]``).
 _COARSE = 2
 
+# A line of length D has n = ceil(D / step - _N_TOL) sample intervals: the
+# tolerance (a millionth of a step) keeps the rounding in hex centres' coordinates
+# from adding a sample when D is a whole number of steps (straight down a column
+# of 150 m hexes, every 150 m is), so every pair of the same offset has the same n.
+_N_TOL = 1e-6
+
 # Margin (m) added to every upper bound so that rounding can never make a skipped
 # sample a blocker; it only costs a few needless sample evaluations.
 _EPS_M = 1e-6
@@ -59,6 +65,12 @@ _PRANGE_ONLY = {
     "stencil": False,
     "fusion": False,
 }
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _n_steps(D, step):  # type: ignore[no-untyped-def]
+    """The number of sample intervals of a line of length D (see _N_TOL)."""
+    return math.ceil(D / step - _N_TOL)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -489,7 +501,7 @@ def _trace(  # type: ignore[no-untyped-def]
     dx = qx - px
     dy = qy - py
     D = math.sqrt(dx * dx + dy * dy)
-    n = math.ceil(D / step)
+    n = _n_steps(D, step)
     if n < 2:
         return False, False
     a1 = zp + h_obs  # line 1: P observes Q
@@ -703,7 +715,7 @@ def profile(  # type: ignore[no-untyped-def]
     D = math.sqrt(dx * dx + dy * dy)
     zp = _ground(z, zx0, zy0, zic, px, py)
     zq = _ground(z, zx0, zy0, zic, qx, qy)
-    n = math.ceil(D / step)
+    n = _n_steps(D, step)
     if n < 1:
         n = 1
     inv = 1.0 / n
@@ -849,9 +861,6 @@ def _table_row(  # type: ignore[no-untyped-def]
         canon = cx[i] < cx[j] or (cx[i] == cx[j] and cy[i] <= cy[j])
         ip = i if canon else j
         iq = j if canon else i
-        dx = cx[iq] - cx[ip]
-        dy = cy[iq] - cy[ip]
-        D2 = dx * dx + dy * dy
         K_[m] = k
         C_[m] = canon
         P_[m] = ip
@@ -860,8 +869,7 @@ def _table_row(  # type: ignore[no-untyped-def]
         # (branch-free: the outcome is close to random). Lines as seen from i:
         # ground at fraction s of the way to j, less the bulge, plus the heights;
         # kpar holds s, the bulge and the heights' share for this offset, valid
-        # when the pair has the offset's orientation and its squared length is
-        # safely inside the range of the offset's sample count.
+        # when the pair has the offset's orientation (and so its sample count).
         bb = np.uint8(0)
         if use_nb:  # the same for the whole table: a predictable branch
             zi = zc[i]
@@ -872,8 +880,7 @@ def _table_row(  # type: ignore[no-untyped-def]
             lbj = np.float64(NB[ksec[k, 1], j])
             x1 = (lbi > gi + kpar[k, 2]) | (lbj > gj + kpar[k, 6])
             x2 = (lbi > gi + kpar[k, 3]) | (lbj > gj + kpar[k, 7])
-            fits = (kpar[k, 8] < D2) & (kpar[k, 9] > D2)  # D2 in the range
-            ok = fits & (canon == (ksec[k, 3] != 0))
+            ok = canon == (ksec[k, 3] != 0)
             bb = np.uint8(ok & x1) | (np.uint8(ok & x2) << np.uint8(1))
         B_[m] = bb
         L_[live] = m
@@ -887,7 +894,7 @@ def _table_row(  # type: ignore[no-untyped-def]
         dx = cx[Q_[p]] - cx[P_[p]]
         dy = cy[Q_[p]] - cy[P_[p]]
         D = math.sqrt(dx * dx + dy * dy)
-        n = math.ceil(D / step)
+        n = _n_steps(D, step)
         D_[p] = D
         N_[p] = n
         L_[w] = p

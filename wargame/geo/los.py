@@ -11,11 +11,13 @@ The model (also in ``docs/los.md``)
   Equivalently the sight line sags below the chord by
   ``k * d * (D - d)``, ``k = curvature_coeff / (2 R)``, over a line of length ``D``.
 * **Sampling.** The line is tested at ``n - 1`` evenly spaced interior points,
-  ``n = ceil(D / SAMPLE_STEP_M)`` with ``SAMPLE_STEP_M = 10 m`` (the land-cover
-  resolution; an assumption chosen so that ≥ 99.7 % of hex pairs on the shipped
-  map agree with a 0.5 m-step oracle, see ``benchmarks/bench_los.py``). The
-  endpoints are never tested. Both ends of a pair are put in a canonical order
-  (smaller x, then y, first) before sampling, so ``los(a, b)`` and ``los(b, a)``
+  ``n = ceil(D / SAMPLE_STEP_M - 1e-6)`` with ``SAMPLE_STEP_M = 10 m`` (the
+  land-cover resolution; an assumption chosen so that ≥ 99.7 % of hex pairs on the
+  shipped map agree with a 0.5 m-step oracle, see ``benchmarks/bench_los.py``; the
+  millionth of a step keeps coordinate rounding from adding a sample to a line
+  whose length is a whole number of steps). The endpoints are never tested.
+  Both ends of a pair are put in a canonical order (smaller x, then y, first)
+  before sampling, so ``los(a, b)`` and ``los(b, a)``
   test the very same points.
 * **Ground** is the bilinear interpolation of the DEM (50 m SRTM cells on the
   shipped map), edges clamped — the same as :meth:`Map.elevation`.
@@ -91,7 +93,7 @@ _N_PROBES = 8
 # with a lower bound of the top (``_near_plan``; a tuning knob, no answer changes).
 _NEAR_SECTORS = 32
 # Bump when the model or the table format changes: cached tables are rebuilt.
-LOS_MODEL_VERSION = 1
+LOS_MODEL_VERSION = 2  # 2: n = ceil(D / step - 1e-6)
 
 Point = tuple[float, float]
 Where = str | tuple[float, float] | Sequence[float]
@@ -1194,9 +1196,9 @@ def _near_plan(
     row of -inf: no bound). Per offset ``ksec`` holds the two sectors, the
     nominal sample count and whether the row's hex comes first in the canonical
     order, ``kpar`` the fraction of the way to the other hex, the earth's bulge
-    and the two lines' share of the heights at both samples, then the range of
-    squared lengths that surely gives the nominal count; a pair outside it or in
-    the other order (rounding) gets no bound.
+    and the two lines' share of the heights at both samples. The bounds hold for
+    the offsets' nominal lengths, up to rounding far below the margins; a pair in
+    the other order than its offset's (never seen) gets no bound.
     """
     g = terrain.hexgrid
     nsec = _NEAR_SECTORS
@@ -1211,17 +1213,18 @@ def _near_plan(
     ox, oy = g.axial_to_xy(dq, dr)
     ox, oy = ox - x0, oy - y0
     D = np.hypot(ox, oy)
-    n = np.ceil(D / step).astype(np.int64)
+    x = D / step - K._N_TOL
+    n = np.ceil(x).astype(np.int64)  # as K._n_steps: the same for every such pair
+    # ... unless x is so near a whole number that the rounding of coordinates
+    # could tip it (never seen; then no bound)
+    sure = np.abs(x - np.round(x)) > 1e-7
     canon = (ox > 0) | ((ox == 0) & (oy >= 0))  # the row's hex is P
     ksec = np.zeros((dq.size, 4), np.int64)
     ksec[:, 2] = n
     ksec[:, 3] = canon
     si = near / n  # fraction of the way from the row's hex: its sample...
     sj = 1.0 - si  # ... and the other hex's
-    kpar = np.empty((dq.size, 10))
-    # D**2 safely within ((n - 1) step, n step]: the pair has n samples
-    kpar[:, 8] = ((n - 1) * step) ** 2 * (1.0 + 1e-9)
-    kpar[:, 9] = (n * step) ** 2 * (1.0 - 1e-9)
+    kpar = np.empty((dq.size, 8))
     for c, s in ((0, si), (4, sj)):
         d = D * s
         kpar[:, c] = s
@@ -1242,7 +1245,7 @@ def _near_plan(
         px = [rad * math.cos(a) for a in angles for rad in (r_lo, r_hi)]
         py = [rad * math.sin(a) for a in angles for rad in (r_lo, r_hi)]
         boxes[s] = min(px) - 0.01, max(px) + 0.01, min(py) - 0.01, max(py) + 0.01
-    use = n >= nmin
+    use = (n >= nmin) & sure
     for c, (vx, vy) in enumerate(((ox, oy), (-ox, -oy))):  # towards the other hex
         sector = np.floor(np.arctan2(vy, vx) / tau * nsec).astype(np.int64) % nsec
         ksec[:, c] = np.where(use, sector, nsec)
