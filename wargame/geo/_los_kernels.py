@@ -809,7 +809,7 @@ def _table_row(  # type: ignore[no-untyped-def]
     ksec,
     kpar,
     S_,
-    D_,
+    F_,
     B_,
     C_,
 ):
@@ -827,9 +827,9 @@ def _table_row(  # type: ignore[no-untyped-def]
 
     Compiled without reference counting (``_nrt=False``, as ``_march``): the
     atomic counts on arrays shared by both threads cost a few per cent. So the
-    caller passes the scratch arrays: ``S_`` (5 x pairs, int64), ``D_`` (float64),
-    ``B_`` (uint8: bit 0 line 1 (P observes Q) blocked, bit 1 line 2) and ``C_``
-    (bool: i is P).
+    caller passes the scratch arrays: ``S_`` (5 x pairs, int64), ``F_`` (pairs x
+    12, float64: each open pair's line), ``B_`` (uint8: bit 0 line 1 (P observes
+    Q) blocked, bit 1 line 2) and ``C_`` (bool: i is P).
     """
     # the pairs run between hex centres: a sample farther than a hex's corners
     # from both is outside both hexes
@@ -883,23 +883,35 @@ def _table_row(  # type: ignore[no-untyped-def]
             ok = canon == (ksec[k, 3] != 0)
             bb = np.uint8(ok & x1) | (np.uint8(ok & x2) << np.uint8(1))
         B_[m] = bb
-        L_[live] = m
-        live += 1 if bb != 3 else 0
-        m += 1
-    # length and sample count of the pairs still open (pairs of fewer than two
-    # samples have nothing to test)
-    w = 0
-    for u in range(live):
-        p = L_[u]
-        dx = cx[Q_[p]] - cx[P_[p]]
-        dy = cy[Q_[p]] - cy[P_[p]]
+        # a pair blocked both ways is done: its bits stay 0
+        m += 1 if bb != 3 else 0
+    # the open pairs' lines, once (as _trace sets them up), and those of at least
+    # two samples (the others have nothing to test) in the list of open pairs
+    live = 0
+    for p in range(m):
+        ip = P_[p]
+        iq = Q_[p]
+        px = cx[ip]
+        py = cy[ip]
+        F_[p, 0] = px
+        F_[p, 1] = py
+        F_[p, 2] = cx[iq]
+        F_[p, 3] = cy[iq]
+        dx = cx[iq] - px
+        dy = cy[iq] - py
+        F_[p, 4] = dx
+        F_[p, 5] = dy
         D = math.sqrt(dx * dx + dy * dy)
         n = _n_steps(D, step)
-        D_[p] = D
+        F_[p, 6] = D
+        F_[p, 7] = 1.0 / n
+        F_[p, 8] = zc[ip] + h_obs  # line 1: P observes Q
+        F_[p, 9] = zc[iq] + h_tgt
+        F_[p, 10] = zc[ip] + h_tgt  # line 2: Q observes P
+        F_[p, 11] = zc[iq] + h_obs
         N_[p] = n
-        L_[w] = p
-        w += 1 if n >= 2 else 0
-    live = w
+        L_[live] = p
+        live += 1 if n >= 2 else 0
     # 1. probes: near both ends (obstacles on), then midpoints, quarters, eighths...
     lev = 0 if use_obst else 1
     while (1 << lev) <= nprobe and live > 0:
@@ -907,8 +919,6 @@ def _table_row(  # type: ignore[no-untyped-def]
         for num in range(1, 4 if lev == 0 else 1 << lev, 2):
             for u in range(live):
                 p = L_[u]
-                ip = P_[p]
-                iq = Q_[p]
                 n = N_[p]
                 if lev == 0:
                     ii = _NEAR_SAMPLE if num == 1 else n - _NEAR_SAMPLE
@@ -916,12 +926,7 @@ def _table_row(  # type: ignore[no-untyped-def]
                     ii = (n * num) >> lev
                 if ii < 1 or ii >= n:
                     continue
-                px = cx[ip]
-                py = cy[ip]
-                dx = cx[iq] - px
-                dy = cy[iq] - py
-                D = D_[p]
-                t = ii * (1.0 / n)
+                f = F_[p]
                 s1, s2 = _blocks(
                     z,
                     zx0,
@@ -934,21 +939,21 @@ def _table_row(  # type: ignore[no-untyped-def]
                     oh,
                     use_obst,
                     inr,
-                    px,
-                    py,
-                    cx[iq],
-                    cy[iq],
-                    px,
-                    py,
-                    dx,
-                    dy,
-                    D,
-                    t,
+                    f[0],
+                    f[1],
+                    f[2],
+                    f[3],
+                    f[0],
+                    f[1],
+                    f[4],
+                    f[5],
+                    f[6],
+                    ii * f[7],
                     kcurv,
-                    zc[ip] + h_obs,
-                    zc[iq] + h_tgt,
-                    zc[ip] + h_tgt,
-                    zc[iq] + h_obs,
+                    f[8],
+                    f[9],
+                    f[10],
+                    f[11],
                     rc,
                 )
                 f = (np.uint8(1) if s1 else np.uint8(0)) | (
@@ -966,14 +971,7 @@ def _table_row(  # type: ignore[no-untyped-def]
     # 2. the exact march for the pairs still open
     for u in range(live):
         p = L_[u]
-        ip = P_[p]
-        iq = Q_[p]
-        n = N_[p]
-        px = cx[ip]
-        py = cy[ip]
-        dx = cx[iq] - px
-        dy = cy[iq] - py
-        D = D_[p]
+        f = F_[p]
         b1, b2 = _march(
             z,
             zx0,
@@ -989,22 +987,22 @@ def _table_row(  # type: ignore[no-untyped-def]
             Zs,
             Us,
             Os,
-            px,
-            py,
-            px,
-            py,
-            cx[iq],
-            cy[iq],
-            dx,
-            dy,
-            D,
-            n,
-            1.0 / n,
-            kcurv * D * D,
-            zc[ip] + h_obs,
-            zc[iq] + h_tgt,
-            zc[ip] + h_tgt,
-            zc[iq] + h_obs,
+            f[0],
+            f[1],
+            f[0],
+            f[1],
+            f[2],
+            f[3],
+            f[4],
+            f[5],
+            f[6],
+            N_[p],
+            f[7],
+            kcurv * f[6] * f[6],
+            f[8],
+            f[9],
+            f[10],
+            f[11],
             kcurv,
             (B_[p] & 1) != 0,
             (B_[p] & 2) != 0,
@@ -1107,7 +1105,7 @@ def table(  # type: ignore[no-untyped-def]
             ksec,
             kpar,
             np.empty((5, nk), np.int64),
-            np.empty(nk),
+            np.empty((nk, 12)),
             np.empty(nk, np.uint8),
             np.empty(nk, np.bool_),
         )
