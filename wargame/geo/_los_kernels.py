@@ -1112,7 +1112,7 @@ def table(  # type: ignore[no-untyped-def]
     return fwd, bwd
 
 
-@njit(cache=True)
+@njit(cache=True, parallel=dict(_PRANGE_ONLY))
 def cell_bounds(z, zx0, zy0, zcell, cov, cx0, cy0, ccell, oh, use_obst):  # type: ignore[no-untyped-def]
     """Upper bounds per dual cell: max ground + max obstacle, and the obstacle max.
 
@@ -1123,7 +1123,7 @@ def cell_bounds(z, zx0, zy0, zcell, cov, cx0, cy0, ccell, oh, use_obst):  # type
     lnr, lnc = cov.shape
     ub = np.empty((nr - 1, nc - 1), np.float64)
     obm = np.zeros((nr - 1, nc - 1), np.float64)
-    for i in range(nr - 1):
+    for i in prange(nr - 1):
         y_hi = zy0 - (i + 0.5) * zcell + _EPS_M
         y_lo = zy0 - (i + 1.5) * zcell - _EPS_M
         r_a = 0 if i == 0 else math.floor((cy0 - y_hi) / ccell)
@@ -1215,4 +1215,21 @@ def near_bounds(z, zx0, zy0, zcell, cov, cx0, cy0, ccell, oh, cx, cy, boxes):  #
                 f = np.nextafter(f, np.float32(-np.inf))
             out[s, i] = f
         out[nsec, i] = -np.inf
+    return out
+
+
+@njit(cache=True, parallel=dict(_PRANGE_ONLY))
+def pack_cover(cover, lut, bits):  # type: ignore[no-untyped-def]
+    """``lut[cover]`` packed ``bits`` (2 or 4) to a cell, the first in the lowest
+    bits; each row padded with copies of its last cell (see ``_cover_code``)."""
+    nr, nc = cover.shape
+    per = 8 // bits
+    ncp = (nc + per - 1) // per
+    out = np.empty((nr, ncp), np.uint8)
+    for r in prange(nr):
+        for cb in range(ncp):
+            v = 0
+            for k in range(per):
+                v |= np.int64(lut[cover[r, min(cb * per + k, nc - 1)]]) << (k * bits)
+            out[r, cb] = np.uint8(v)
     return out

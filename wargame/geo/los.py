@@ -311,12 +311,8 @@ class LOSTerrain:
                 packed, hv = self.cover, oh
             else:
                 bits = 2 if vals.size <= 4 else 4
-                per = 8 // bits
-                idx = np.searchsorted(vals, oh).astype(np.uint8)[self.cover]
-                idx = np.pad(idx, ((0, 0), (0, -idx.shape[1] % per)), mode="edge")
-                packed = np.zeros((idx.shape[0], idx.shape[1] // per), np.uint8)
-                for k in range(per):
-                    packed |= idx[:, k::per] << np.uint8(k * bits)
+                lut = np.searchsorted(vals, oh).astype(np.uint8)
+                packed = K.pack_cover(np.ascontiguousarray(self.cover), lut, bits)
                 hv = np.zeros(1 << bits)
                 hv[: vals.size] = vals
             self._cache[key] = (np.ascontiguousarray(packed), hv)
