@@ -89,6 +89,9 @@ DEFAULT_TARGET_HEIGHT_M = 2.0  # assumption: a vehicle or standing soldier
 DEFAULT_RANGE_HEXES = 20
 # Probes tried before the exact cell march (a tuning knob; it changes no answer).
 _N_PROBES = 8
+# ... in the table, after the near probes: midpoint and quarters (eighths cost
+# more than the march they save there, about 5 % of the table's time)
+_TABLE_PROBES = 4
 # Sectors of the ring around each hex where the table's first probes fall, each
 # with a lower bound of the top (``_near_plan``; a tuning knob, no answer changes).
 _NEAR_SECTORS = 32
@@ -1158,7 +1161,7 @@ def build_hex_los_table(
             h_t,
             SAMPLE_STEP_M,
             kc,
-            _N_PROBES,
+            _TABLE_PROBES,
             order,
             *near,
         )
