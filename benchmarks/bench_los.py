@@ -474,7 +474,12 @@ def main() -> None:
         f"map {m.name}: {m.grid.n_hexes:,} hexes, DEM {m.dem.shape}, "
         f"land cover {m.landcover.shape}"
     )
-    L.build_hex_los_table(L.LOSTerrain.from_dem(np.zeros((8, 8)), 50.0), 2)  # compile
+    # compile (or load from numba's cache) every kernel the table uses, with and
+    # without obstacles, so that the timings below are of the builds alone
+    woods = np.full((40, 40), L.TERRAIN_CLASSES.index("woods"), np.uint8)
+    tiny = L.LOSTerrain.from_dem(np.zeros((8, 8)), 50.0, cover=woods, cover_cell_m=10.0)
+    for obst in (True, False):
+        L.build_hex_los_table(tiny, 2, obstacles=obst)
     for obst in (True, False) if "table" in parts else ():
         # the first build on a fresh terrain also makes the per-terrain bounds
         # (march cell bounds, packed cover, near-ring bounds), cached for later
