@@ -823,7 +823,7 @@ def _table_row(  # type: ignore[no-untyped-def]
     Before any probe, those two samples are tested against the lower bounds of
     ``near_bounds`` (``NB``; ``ksec``/``kpar`` from ``los._near_plan``): a bound
     above both sight lines proves the pair blocked both ways without reading the
-    terrain. About half the time of one ``_trace`` per pair.
+    terrain.
 
     Compiled without reference counting (``_nrt=False``, as ``_march``): the
     atomic counts on arrays shared by both threads cost a few per cent. So the
@@ -848,7 +848,6 @@ def _table_row(  # type: ignore[no-untyped-def]
     N_ = S_[3]  # samples
     L_ = S_[4]  # the pairs still open
     m = 0
-    live = 0
     use_nb = NB.shape[0] > 1  # else no offset has a bound
     for k in range(nk):
         tq = q + dq[k]
@@ -912,7 +911,8 @@ def _table_row(  # type: ignore[no-untyped-def]
         N_[p] = n
         L_[live] = p
         live += 1 if n >= 2 else 0
-    # 1. probes: near both ends (obstacles on), then midpoints, quarters, eighths...
+    # 1. probes: near both ends (obstacles on), then the midpoint, quarters... up
+    # to 1 / nprobe
     lev = 0 if use_obst else 1
     while (1 << lev) <= nprobe and live > 0:
         # level 0: num 1 is the sample next to P, num 3 the one next to Q
