@@ -331,7 +331,7 @@ def test_near_ring_bounds_are_below_the_samples_they_stand_for(rolling):
     cx, cy = g.axial_to_xy(*g.axial_of_index(np.arange(g.n_hexes)))
     dq, dr = L._half_offsets(6)
     kc = L._kcurv(L.CURVATURE_COEFF)
-    nb, ksec, _ = L._near_plan(rolling, heights, kargs, cx, cy, dq, dr, 2, 2, kc)
+    nb, ksec, kpar = L._near_plan(rolling, heights, kargs, cx, cy, dq, dr, 2, 2, kc)
     assert nb.shape == (L._NEAR_SECTORS + 1, g.n_hexes)
     assert np.isneginf(nb[-1]).all() and np.isfinite(nb[:-1]).all()
     args = rolling.profile_args(heights)
@@ -347,8 +347,8 @@ def test_near_ring_bounds_are_below_the_samples_they_stand_for(rolling):
         p, o = (cx[i], cy[i]), (cx[j], cy[j])
         t, _, top, _, _, _ = K.profile(*args, *p, *p, *o, *o, 2, 2, 2, 2, 10.0, kc)
         n = t.size - 1
-        if n != ksec[k, 2]:  # rounding moved D across a multiple of the step:
-            continue  # the kernel gives such pairs no bound
+        # every pair of an offset has the offset's sample count (model 2)
+        assert kpar[k, 0] == 10 / n, (i, j)
         for hexi, s, idx in ((i, ksec[k, 0], 10), (j, ksec[k, 1], n - 10)):
             assert nb[s, hexi] <= top[idx], (hexi, s)
             tight.append(top[idx] - nb[s, hexi])

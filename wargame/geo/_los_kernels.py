@@ -879,7 +879,7 @@ def _table_row(  # type: ignore[no-untyped-def]
             lbj = np.float64(NB[ksec[k, 1], j])
             x1 = (lbi > gi + kpar[k, 2]) | (lbj > gj + kpar[k, 6])
             x2 = (lbi > gi + kpar[k, 3]) | (lbj > gj + kpar[k, 7])
-            ok = canon == (ksec[k, 3] != 0)
+            ok = canon == (ksec[k, 2] != 0)
             bb = np.uint8(ok & x1) | (np.uint8(ok & x2) << np.uint8(1))
         B_[m] = bb
         # a pair blocked both ways is done: its bits stay 0

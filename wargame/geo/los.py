@@ -1192,10 +1192,10 @@ def _near_plan(
     in each sector's box, once per hex. A pair whose bounds lie above both sight
     lines at both samples is blocked both ways, as the probes would find: exact,
     and no terrain is read. ``bounds[s, i]``: sector ``s`` of hex ``i`` (a last
-    row of -inf: no bound). Per offset ``ksec`` holds the two sectors, the
-    nominal sample count and whether the row's hex comes first in the canonical
-    order, ``kpar`` the fraction of the way to the other hex, the earth's bulge
-    and the two lines' share of the heights at both samples. The bounds hold for
+    row of -inf: no bound). Per offset ``ksec`` holds the two sectors and
+    whether the row's hex comes first in the canonical order, ``kpar`` the
+    fraction of the way to the other hex, the earth's bulge and the two lines'
+    share of the heights at both samples. The bounds hold for
     the offsets' nominal lengths, up to rounding far below the margins; a pair in
     the other order than its offset's (never seen) gets no bound.
     """
@@ -1218,9 +1218,8 @@ def _near_plan(
     # could tip it (never seen; then no bound)
     sure = np.abs(x - np.round(x)) > 1e-7
     canon = (ox > 0) | ((ox == 0) & (oy >= 0))  # the row's hex is P
-    ksec = np.zeros((dq.size, 4), np.int64)
-    ksec[:, 2] = n
-    ksec[:, 3] = canon
+    ksec = np.zeros((dq.size, 3), np.int64)
+    ksec[:, 2] = canon
     si = near / n  # fraction of the way from the row's hex: its sample...
     sj = 1.0 - si  # ... and the other hex's
     kpar = np.empty((dq.size, 8))
