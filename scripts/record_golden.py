@@ -1,0 +1,63 @@
+"""Record the golden playthrough logs under tests/data/golden/<ruleset>/.
+
+Run only when a change of the game's behaviour is intended (and say why in the
+commit): ``.venv/bin/python scripts/record_golden.py [--ruleset waw-classic]``.
+The games: every shipped scenario of the rule system, doctrine against doctrine
+and random against random for seeds 1-5, greedy against doctrine for seeds 1-2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+GOLDEN = ROOT / "tests" / "data" / "golden"
+
+MATCHUPS: tuple[tuple[str, str, tuple[int, ...]], ...] = (
+    ("doctrine", "doctrine", (1, 2, 3, 4, 5)),
+    ("random", "random", (1, 2, 3, 4, 5)),
+    ("greedy", "doctrine", (1, 2)),
+)
+
+
+def games(ruleset: str) -> list[tuple[str, dict[str, str], int]]:
+    from wargame.engine import available_scenarios, load_scenario
+
+    out = []
+    for sid in available_scenarios():
+        sc = load_scenario(sid)
+        if sc.ruleset != ruleset:
+            continue
+        sides = [s["id"] for s in sc.sides]
+        for first, second, seeds in MATCHUPS:
+            pols = {sides[0]: first, sides[1]: second}
+            out.extend((sid, pols, seed) for seed in seeds)
+    return out
+
+
+def golden_path(ruleset: str, scenario: str, pols: dict[str, str], seed: int) -> Path:
+    names = "-".join(pols[s] for s in pols)
+    return GOLDEN / ruleset / f"{scenario}__{names}__s{seed}.jsonl.gz"
+
+
+def main(argv: list[str] | None = None) -> int:
+    from wargame.testing.golden import play_header, write_golden
+
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--ruleset", default="waw-classic")
+    args = p.parse_args(argv)
+    todo = games(args.ruleset)
+    for sid, pols, seed in todo:
+        header = {"ruleset": args.ruleset, "scenario": sid, "seed": seed,
+                  "policies": pols}
+        game = play_header(header)
+        path = write_golden(golden_path(args.ruleset, sid, pols, seed), game, pols)
+        print(f"{path.relative_to(ROOT)}: {len(game.events)} events")
+    print(f"{len(todo)} golden logs")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
