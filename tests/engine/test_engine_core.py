@@ -24,6 +24,7 @@ from wargame.engine import (
     Event,
     Game,
     GameState,
+    IllegalActionError,
     Point,
     RandomPolicy,
     ScenarioError,
@@ -277,19 +278,37 @@ def test_a_point_based_card_driven_toy_system_runs_on_the_same_engine(
     assert g.map is None and g.current_side == "red"
     # hidden units: blue's squad is not in red's view
     assert "b1" not in g.state_for("red").units and "b1" in g.state_for("blue").units
-    g.apply(Play("plus2"))
-    assert g.state.pools["ap-red"] == 3 and g.state.decks["hand-red"] == ("plus1",)
+    # secret hands: red sees how many cards blue holds, not which
+    assert g.state_for("red").decks["hand:blue"] == ("?", "?")
+    assert g.state_for("blue").decks["hand:blue"] == ("blue-plus1", "blue-plus2")
+    g.apply(Play("red-plus2"))
+    assert g.state.pools["ap-red"] == 3 and g.state.decks["hand:red"] == ("red-plus1",)
+    assert "red-plus2" not in g.log_for("blue")["target"].tolist()
+    assert "red-plus2" in g.log_for("red")["target"].tolist()
     g.apply(Step("r1", 10.0, 0.0))
     assert g.state.units["r1"].position == Point(10.0, 0.0)
     assert g.state.units["r1"].facing == 0
-    events = g.apply(Shoot("r1", "b1"))
-    roll, shot = events
-    assert roll.kind == "shoot" and len(roll.dice) == 3 and roll.needed == 5
-    assert roll.hits == shot.hits == sum(f >= 5 for f in roll.dice)
-    assert len(g.state.units["b1"].models) == 5 - shot.hits
-    assert "b1" in g.state_for("red").units  # revealed by being shot at
+    # a unit red cannot see: refused as if it did not exist, and never offered
+    with pytest.raises(IllegalActionError) as hidden:
+        g.apply(Shoot("r1", "b1"))
+    with pytest.raises(IllegalActionError) as missing:
+        g.apply(Shoot("r1", "zz"))
+    assert str(hidden.value) == str(missing.value).replace("zz", "b1")
+    assert not [a for a in g.legal_actions() if getattr(a, "target", None) == "b1"]
     g.apply(Done())
     assert g.current_side == "blue"
+    g.apply(Play("blue-plus1"))
+    g.apply(Step("b1", -10.0, 0.0))  # blue's hidden squad steps: red sees nothing
+    assert "b1" not in g.log_for("red")["unit"].tolist()
+    assert g.log_for("blue")["unit"].tolist().count("b1") == 1
+    events = g.apply(Shoot("b1", "r1"))  # shooting reveals it
+    revealed, roll, shot = events
+    assert revealed.kind == "revealed" and revealed.visible_to is None
+    assert roll.kind == "shoot" and len(roll.dice) == 3 and roll.needed == 5
+    assert roll.hits == shot.hits == sum(f >= 5 for f in roll.dice)
+    assert len(g.state.units["r1"].models) == 5 - shot.hits
+    assert "b1" in g.state_for("red").units
+    g.apply(Done())
     units = g.units
     assert units.loc["r1", "x"] == 10.0 and units.loc["r1", "hex"] is None
     g.run()

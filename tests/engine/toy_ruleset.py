@@ -1,10 +1,19 @@
 """A toy rule system (id ``toy-1e``) that uses what WaW does not: free points, facing,
-hidden units, soldier-level models, a card deck and a point pool.
+hidden units, soldier-level models, secret hands of cards and point pools.
 
 It shows the engine protocol fits the planned skirmish and card-driven systems
-without any map: two squads take turns; each turn a side may play a card from
-its hand (adding to its action-point pool), step a squad (costs 1 point), shoot
-(rolls ``dice`` d6 through ``ctx.roll``, each 5+ kills a model), or end its turn.
+without any map, and gives the conformance harness secrets to guard: two squads
+take turns; each turn a side may play a card from its secret hand (adding its
+value to the side's action-point pool), step a squad 10 m (1 point), shoot a
+squad it can see (1 point; rolls 3 d6 through ``ctx.roll``, each 5+ kills a
+model), or end its turn.  Blue's squad starts hidden: its steps are seen by blue
+alone, and it is revealed when it shoots or when an enemy squad comes within
+``SPOT_M`` of it.  A played card is named to its owner only; the other side
+learns that a card was played and what the pool now holds.
+
+``hiding`` can be switched off (``ToyRuleset.hidden_information = False`` in a
+subclass) to show that the leak checks of :func:`wargame.testing.check_ruleset`
+catch a rule system that shows secrets.
 """
 
 from __future__ import annotations
@@ -32,6 +41,9 @@ from wargame.engine import (
     unit_change,
     var_change,
 )
+
+#: A hidden squad is revealed when an enemy squad is this close (metres).
+SPOT_M = 30.0
 
 
 @dataclass(frozen=True)
@@ -65,10 +77,13 @@ class ToyRuleset(RulesetBase):
     title = "Toy skirmish"
     positions = "point"
     phases = ("setup", "play", "end")
-    event_kinds = ("turn", "step", "shoot", "card", "done", "game_over")
+    event_kinds = (
+        "turn", "step", "spend", "spotted", "revealed", "shoot", "card", "done",
+    )
     action_types: ClassVar[dict[str, type[Action]]] = {
         c.type: c for c in (Step, Shoot, Play, Done)
     }
+    hidden_information = True
 
     def __init__(self, scenario: Scenario, game_map: Any) -> None:
         self.scenario = scenario
@@ -93,7 +108,7 @@ class ToyRuleset(RulesetBase):
                 models=models,
             )
         for side in self.sides:
-            st.decks[f"hand-{side}"] = ("plus1", "plus2")
+            st.decks[f"hand:{side}"] = (f"{side}-plus1", f"{side}-plus2")
             st.pools[f"ap-{side}"] = 1
         return st
 
@@ -113,41 +128,75 @@ class ToyRuleset(RulesetBase):
         side = self.current_side(state)
         if side is None:
             return []
-        out: list[Action] = [Play(c) for c in state.decks[f"hand-{side}"]]
+        out: list[Action] = [Play(c) for c in state.decks[f"hand:{side}"]]
         for u in state.units.values():
             if u.side == side and not u.destroyed and state.pools[f"ap-{side}"] > 0:
                 out += [Step(u.id, 10.0, 0.0), Step(u.id, -10.0, 0.0)]
                 out += [
                     Shoot(u.id, t.id)
                     for t in state.units.values()
-                    if t.side != side and not t.destroyed
+                    if t.side != side and not t.destroyed and not t.hidden
                 ]
         return [*out, Done()]
 
     def check(self, state: GameState, action: Action) -> None:
+        for key in ("unit", "target"):
+            uid = getattr(action, key, None)
+            if uid is not None and uid not in state.units:
+                raise IllegalActionError(f"no unit {uid!r}")
         if action not in self.legal_actions(state):
             raise IllegalActionError(f"{action} is not possible now")
+
+    def _spot(self, ctx: RuleContext) -> None:
+        """Reveal every hidden squad an enemy squad has come within SPOT_M of."""
+        st = ctx.state
+        for h in st.units.values():
+            if not h.hidden or h.destroyed:
+                continue
+            for e in st.units.values():
+                if e.side == h.side or e.destroyed:
+                    continue
+                a, b = h.position, e.position
+                assert isinstance(a, Point) and isinstance(b, Point)
+                if math.hypot(a.x - b.x, a.y - b.y) <= SPOT_M:
+                    ctx.emit(
+                        "spotted",
+                        side=h.side,
+                        unit=h.id,
+                        target=e.id,
+                        result="revealed",
+                        changes=unit_change(h.id, hidden=False),
+                    )
+                    break
 
     def apply(self, ctx: RuleContext, action: Action) -> None:
         st = ctx.state
         side = st.vars["side"]
         pool = f"ap-{side}"
         if isinstance(action, Play):
-            hand = list(st.decks[f"hand-{side}"])
+            hand = list(st.decks[f"hand:{side}"])
             hand.remove(action.card)
             gain = int(action.card[-1])
+            # The card is named to its owner only; everyone sees the new pool.
             ctx.emit(
                 "card",
                 side=side,
                 target=action.card,
-                changes=deck_change(f"hand-{side}", hand)
-                + pool_change(pool, st.pools[pool] + gain),
+                changes=deck_change(f"hand:{side}", hand),
+                visible_to=(side,),
+            )
+            ctx.emit(
+                "card",
+                side=side,
+                result="a card played",
+                changes=pool_change(pool, st.pools[pool] + gain),
             )
         elif isinstance(action, Step):
             u = st.units[action.unit]
             p = u.position
             assert isinstance(p, Point)
             facing = round(math.degrees(math.atan2(action.dy, action.dx))) % 360
+            # A hidden squad's step is seen by its own side alone.
             ctx.emit(
                 "step",
                 side=side,
@@ -156,11 +205,20 @@ class ToyRuleset(RulesetBase):
                     u.id,
                     position=Point(p.x + action.dx, p.y + action.dy),
                     facing=facing,
-                )
-                + pool_change(pool, st.pools[pool] - 1),
+                ),
+                visible_to=(side,) if u.hidden else None,
             )
+            ctx.emit("spend", side=side, changes=pool_change(pool, st.pools[pool] - 1))
+            self._spot(ctx)
         elif isinstance(action, Shoot):
             t = st.units[action.target]
+            if st.units[action.unit].hidden:  # shooting gives the squad away
+                ctx.emit(
+                    "revealed",
+                    side=side,
+                    unit=action.unit,
+                    changes=unit_change(action.unit, hidden=False),
+                )
             faces = ctx.roll(3, needed=5, kind="shoot", side=side, unit=action.unit)
             kills = sum(f >= 5 for f in faces)
             left = t.models[kills:]
@@ -175,7 +233,6 @@ class ToyRuleset(RulesetBase):
                     t.id,
                     models=left,
                     strength="destroyed" if not left else "full",
-                    hidden=False,
                 )
                 + pool_change(pool, st.pools[pool] - 1),
             )

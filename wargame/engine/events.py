@@ -51,6 +51,7 @@ LOG_COLUMNS: tuple[str, ...] = (
     "result",
     "detail",
     "action_index",
+    "visible_to",
 )
 
 
@@ -78,6 +79,10 @@ class Event:
         action_index: index (in the game's action list) of the action that caused
             it; ``-1`` for what happened before the first action.
         changes: the state changes it carries.
+        visible_to: the sides that may see it (``None``: every side).  An event
+            about a hidden unit or a secret card names only its owner; the
+            umpire's log (:attr:`Game.log`) holds every event, a side's log
+            (:meth:`Game.log_for`) only those it may see.
     """
 
     seq: int
@@ -98,6 +103,11 @@ class Event:
     detail: str = ""
     action_index: int = -1
     changes: tuple[Change, ...] = ()
+    visible_to: tuple[str, ...] | None = None
+
+    def visible(self, side: str | None) -> bool:
+        """Whether ``side`` may see this event (``None``: the umpire sees all)."""
+        return side is None or self.visible_to is None or side in self.visible_to
 
     def to_row(self) -> dict[str, object]:
         """The log columns of this event as a dict."""
@@ -150,5 +160,6 @@ def events_frame(
     data["needed"] = pd.array(cols["needed"], dtype="Int64")
     data["hits"] = pd.array(cols["hits"], dtype="Int64")
     data["action_index"] = pd.array(cols["action_index"], dtype="int64")
+    data["visible_to"] = pd.Series(cols["visible_to"], dtype=object)
     frame = pd.DataFrame(data, index=pd.RangeIndex(n))
     return frame[list(LOG_COLUMNS)]

@@ -142,10 +142,22 @@ class Game:
         return None if self.is_over else self.ruleset.current_side(self.state)
 
     def legal_actions(self) -> list[Action]:
-        """Every action the current side may take now (empty when over)."""
+        """Every action the current side may take now (empty when over).
+
+        They are found on the side's own view of the state, so that no action
+        names a unit the side cannot see.
+        """
         if self.is_over:
             return []
-        return self.ruleset.legal_actions(self.state)
+        return self.ruleset.legal_actions(self._decider_view())
+
+    def _decider_view(self) -> GameState:
+        """The state as the current side knows it (the state itself when the
+        rule system hides nothing)."""
+        side = self.ruleset.current_side(self.state)
+        if side is None or not getattr(self.ruleset, "hidden_information", False):
+            return self.state
+        return self.ruleset.view(self.state, side)
 
     def apply(self, action: Action | Mapping[str, Any]) -> list[Event]:
         """Apply an action of the current side; return the events it produced.
@@ -167,7 +179,9 @@ class Game:
     def _apply_checked(self, action: Action) -> None:
         if self.is_over:
             raise IllegalActionError("the game is over")
-        self.ruleset.check(self.state, action)
+        # Checked on the deciding side's view: an action naming a unit it cannot
+        # see is refused exactly as one naming a unit that does not exist.
+        self.ruleset.check(self._decider_view(), action)
         index = len(self._actions)
         try:
             ctx = self._context(action, index)
@@ -262,15 +276,18 @@ class Game:
     def log(self) -> pd.DataFrame:
         """Every event as a DataFrame (columns :data:`~wargame.engine.LOG_COLUMNS`)."""
         if self._frame is None or self._frame[0] != self._version:
-            cats = {
-                "phase": self.ruleset.phases,
-                "side": [s["id"] for s in self.scenario.sides],
-                "formation": [f["id"] for f in self.scenario.formations],
-                "action": tuple(self.ruleset.action_types),
-                "kind": self.ruleset.event_kinds,
-            }
-            self._frame = (self._version, events_frame(self._events, categories=cats))
+            self._frame = (self._version, self._frame_of(self._events))
         return self._frame[1].copy()
+
+    def _frame_of(self, events: Sequence[Event]) -> pd.DataFrame:
+        cats = {
+            "phase": self.ruleset.phases,
+            "side": [s["id"] for s in self.scenario.sides],
+            "formation": [f["id"] for f in self.scenario.formations],
+            "action": tuple(self.ruleset.action_types),
+            "kind": self.ruleset.event_kinds,
+        }
+        return events_frame(events, categories=cats)
 
     @property
     def units(self) -> pd.DataFrame:
@@ -314,9 +331,30 @@ class Game:
 
     def state_for(self, side: str) -> GameState:
         """One side's view of the current state (hidden enemy units removed)."""
+        self._known_side(side)
+        return self.ruleset.view(self.state, side)
+
+    def _known_side(self, side: str) -> None:
         if side not in self.state.sides:
             raise ValueError(f"unknown side {side!r}; sides: {list(self.state.sides)}")
-        return self.ruleset.view(self.state, side)
+
+    def events_for(self, side: str | None) -> tuple[Event, ...]:
+        """The events ``side`` may see (``None``: the umpire's, every event)."""
+        if side is None:
+            return self.events
+        self._known_side(side)
+        return tuple(e for e in self._events if e.visible(side))
+
+    def log_for(self, side: str | None) -> pd.DataFrame:
+        """The log as ``side`` may see it (``None``: the umpire's whole log).
+
+        Same columns and categories as :attr:`log`; events about what the side
+        may not know (a hidden unit's moves, the other side's cards) are left
+        out.  Saves always keep everything.
+        """
+        if side is None:
+            return self.log
+        return self._frame_of(self.events_for(side))
 
     def describe(self, action: Action) -> str:
         """An action in game terms."""
@@ -332,17 +370,25 @@ class Game:
         """Call ``listener(event, state)`` after every future event."""
         self._listeners.append(listener)
 
-    def replay(self) -> Iterator[tuple[Event, GameState]]:
+    def replay(
+        self, side: str | None = None
+    ) -> Iterator[tuple[Event, GameState]]:
         """The states of this game event by event: ``(event, state after it)``.
 
         Rebuilt from the initial state and the events' changes only (no rules,
-        no dice); each state yielded is an independent copy.
+        no dice); each state yielded is an independent copy.  With ``side``, only
+        the events that side may see, each with the side's view of the state.
         """
+        if side is not None:
+            self._known_side(side)
         state = self._initial.copy()
         for event in list(self._events):
             state.apply(event.changes)
             state.seq = event.seq
-            yield event, state.copy()
+            if side is None:
+                yield event, state.copy()
+            elif event.visible(side):
+                yield event, self.ruleset.view(state, side)
 
     # -- saving ------------------------------------------------------------- #
     def save(self, path: str | Path) -> Path:

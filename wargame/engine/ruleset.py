@@ -39,14 +39,18 @@ import importlib
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 import numpy as np
 
 from .actions import Action, action_from_dict
 from .errors import UnknownRulesetError
 from .events import Event
-from .state import Change, GameState
+from .present import Panel, PanelItem, PanelSection, Reach, UnitLook
+from .state import Change, GameState, Unit
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
 
 __all__ = [
     "Outcome",
@@ -127,11 +131,14 @@ class RuleContext:
         result: str | None = None,
         detail: str = "",
         changes: Sequence[Change] = (),
+        visible_to: Sequence[str] | None = None,
     ) -> Event:
         """Apply the changes to the state and append the event.
 
         The event's ``turn`` and ``phase`` are those in effect after its changes
-        (so "turn 2 begins" is logged in turn 2).
+        (so "turn 2 begins" is logged in turn 2).  ``visible_to`` names the
+        sides that may see it (default: every side); say it for anything about
+        a hidden unit or a secret hand.
         """
         st = self.state
         changes = tuple(changes)
@@ -155,6 +162,7 @@ class RuleContext:
             detail,
             self.action_index,
             changes,
+            None if visible_to is None else tuple(visible_to),
         )
         st.seq = ev.seq
         self._sink(ev)
@@ -242,6 +250,33 @@ class Ruleset(Protocol):
         """Extra columns for :attr:`Game.units` (column -> unit id -> value)."""
         ...
 
+    # -- presentation and analysis hooks (wargame.engine.present) ----------- #
+    def unit_look(self, state: GameState, unit: Unit) -> UnitLook:
+        """How a unit is drawn: symbol, colour, state words, markers."""
+        ...
+
+    def unit_reach(self, state: GameState, unit_id: str) -> tuple[Reach, ...]:
+        """Range rings of a unit in metres (weapon reach, move), longest last."""
+        ...
+
+    def odds_table(
+        self, state: GameState, shooter: str, target: str
+    ) -> pd.DataFrame | None:
+        """Exact odds of ``shooter`` attacking ``target``, or ``None``."""
+        ...
+
+    def panels(self, state: GameState, side: str | None) -> tuple[Panel, ...]:
+        """Side panels (World at War: the chit cup) as seen by ``side``."""
+        ...
+
+    def objectives(self, state: GameState) -> dict[str, str | None]:
+        """Objective id -> the side holding it (``None``: nobody)."""
+        ...
+
+    def victory_points(self, state: GameState) -> dict[str, int]:
+        """Victory points per side now."""
+        ...
+
 
 class RulesetBase:
     """Defaults shared by rule systems: per-side views, action decoding, names.
@@ -279,17 +314,111 @@ class RulesetBase:
             return list(exc.problems)
         return []
 
+    # -- secret information --------------------------------------------------- #
+    #: Whether some side may not know everything (hidden units, hands, secret
+    #: unit attributes).  When ``False`` a side's view is the whole state and the
+    #: engine skips making views for legal actions.
+    hidden_information: ClassVar[bool] = False
+    #: Unit ``attrs`` only the unit's own side may see (e.g. a face-down hit
+    #: marker); other sides' views lack them.
+    secret_attrs: ClassVar[frozenset[str]] = frozenset()
+
+    def deck_viewers(self, state: GameState, name: str) -> frozenset[str] | None:
+        """The sides that may see a deck's contents (``None``: every side).
+
+        Others see one ``"?"`` per item (how many cards, not which).  Default: a
+        deck named ``hand:<side>`` is that side's secret hand, any other deck
+        is public.
+        """
+        if name.startswith("hand:"):
+            return frozenset({name[5:]})
+        return None
+
     def view(self, state: GameState, side: str) -> GameState:
-        """The state without the other sides' hidden units."""
+        """What ``side`` may know: other sides' hidden units, their secret unit
+        attributes and the contents of decks it may not see are left out."""
         out = state.copy()
-        out.units = {
-            k: u for k, u in out.units.items() if not (u.hidden and u.side != side)
-        }
+        if not self.hidden_information:
+            return out
+        units = {}
+        for k, u in out.units.items():
+            if u.side != side:
+                if u.hidden:
+                    continue
+                for key in self.secret_attrs & u.attrs.keys():
+                    del u.attrs[key]
+            units[k] = u
+        out.units = units
+        for name, items in state.decks.items():
+            viewers = self.deck_viewers(state, name)
+            if viewers is not None and side not in viewers:
+                out.decks[name] = ("?",) * len(items)
         return out
 
     def describe(self, state: GameState, action: Action) -> str:
-        """Fallback description: the action's dict."""
-        return str(action.to_dict())
+        """Fallback description: the action type and its fields, in words.
+
+        Examples:
+            >>> from wargame.engine.actions import Action
+            >>> from dataclasses import dataclass
+            >>> @dataclass(frozen=True)
+            ... class HideAction(Action):
+            ...     type = "hide"
+            ...     unit: str
+            >>> RulesetBase().describe(None, HideAction("U1"))  # type: ignore[arg-type]
+            'hide: unit U1'
+        """
+        parts = []
+        for key, value in action.to_dict().items():
+            if key == "type" or value in (None, False, []):
+                continue
+            name = str(key).replace("_", " ")
+            if value is True:
+                parts.append(name)
+            elif isinstance(value, list):
+                parts.append(f"{name} {' '.join(str(v) for v in value)}")
+            else:
+                parts.append(f"{name} {value}")
+        words = action.type.replace("_", " ")
+        return f"{words}: {', '.join(parts)}" if parts else words
+
+    # -- presentation and analysis hooks: defaults -------------------------- #
+    def unit_look(self, state: GameState, unit: Unit) -> UnitLook:
+        """Default look: the ``unit_class`` unit column (if any) as the symbol,
+        the side's colour, the strength word unless ``"full"``."""
+        words = () if unit.strength in ("full", "") else (unit.strength,)
+        cls = self.unit_columns(state).get("unit_class", {}).get(unit.id)
+        return UnitLook(str(cls or "unknown"), None, unit.type, words=words)
+
+    def unit_reach(self, state: GameState, unit_id: str) -> tuple[Reach, ...]:
+        """No range rings."""
+        return ()
+
+    def odds_table(
+        self, state: GameState, shooter: str, target: str
+    ) -> pd.DataFrame | None:
+        """No odds."""
+        return None
+
+    def panels(self, state: GameState, side: str | None) -> tuple[Panel, ...]:
+        """One panel listing the decks of the state (as ``side`` may see them)."""
+        if not state.decks:
+            return ()
+        seen = state if side is None else self.view(state, side)
+        owner = {f.id: f.side for f in state.formations.values()}
+        sections = tuple(
+            PanelSection(name, tuple(PanelItem(i, owner.get(i)) for i in items))
+            for name, items in seen.decks.items()
+        )
+        return (Panel("Decks", sections),)
+
+    def objectives(self, state: GameState) -> dict[str, str | None]:
+        """Who holds what: the state's ``control`` entries."""
+        return dict(sorted(state.control.items()))
+
+    def victory_points(self, state: GameState) -> dict[str, int]:
+        """No victory points until the game ends (then the outcome's)."""
+        return {}
 
     def action_from_dict(self, data: Mapping[str, Any]) -> Action:
         """Decode with :attr:`action_types`."""

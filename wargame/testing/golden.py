@@ -45,6 +45,8 @@ GOLDEN_FORMAT = "wargame-golden-1"
 def event_line(event: Event) -> str:
     """One event as a canonical JSON line (log columns plus changes)."""
     row: dict[str, Any] = {c: jsonable(getattr(event, c)) for c in LOG_COLUMNS}
+    if event.visible_to is None:
+        del row["visible_to"]  # public events: lines as before the column existed
     row["changes"] = [jsonable(list(c)) for c in event.changes]
     return json.dumps(row, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
