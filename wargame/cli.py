@@ -609,8 +609,8 @@ def _losses_table(game: Any) -> Any:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    from wargame.ai import available_policies, get_policy
-    from wargame.engine import Game
+    from wargame.engine import Game, get_ruleset
+    from wargame.engine.policy import available_policies, get_policy
 
     out = Path(args.out) if args.out else None
     if out is not None and out.suffix.lower() not in (".csv", ".parquet"):
@@ -632,7 +632,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
         raise UsageError(f"run: --turns must be >= 1, not {args.turns}")
     scenario = _scenario_or_usage(args.scenario)
     sides = [s["id"] for s in scenario.sides]
-    chosen = dict.fromkeys(sides, "doctrine")
+    names = available_policies(scenario.ruleset)
+    default = getattr(get_ruleset(scenario.ruleset), "default_policy", "random")
+    chosen = dict.fromkeys(sides, default)
     for item in args.policy or []:
         side, sep, name = item.partition("=")
         if not sep or not side or not name:
@@ -643,14 +645,17 @@ def _cmd_run(args: argparse.Namespace) -> int:
             raise UsageError(
                 f"run: --policy {item!r}: no side {side!r}; sides: {', '.join(sides)}"
             )
-        if name not in available_policies():
+        if name not in names:
             raise UsageError(
                 f"run: --policy {item!r}: unknown policy {name!r}"
-                f"{_did_you_mean(name, available_policies())}; available policies: "
-                f"{', '.join(available_policies())}"
+                f"{_did_you_mean(name, names)}; {scenario.ruleset} policies: "
+                f"{', '.join(names)}"
             )
         chosen[side] = name
-    policies = {side: get_policy(name) for side, name in chosen.items()}
+    policies = {
+        side: get_policy(name, ruleset=scenario.ruleset)
+        for side, name in chosen.items()
+    }
     game = Game(scenario, seed=args.seed, policies=policies)
     outcome = game.run(turns=args.turns)
     # outputs first (atomically), then the summary

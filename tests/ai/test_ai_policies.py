@@ -9,14 +9,13 @@ from pathlib import Path
 import pytest
 
 from wargame.ai import (
-    DoctrinePolicy,
-    GreedyPolicy,
     available_policies,
     get_policy,
     play_until,
     register_policy,
 )
-from wargame.ai.doctrine import assault_win_chance
+from wargame.ai.doctrine import DoctrinePolicy, assault_win_chance
+from wargame.ai.greedy import GreedyPolicy
 from wargame.engine import Decision, Game, RandomPolicy
 from wargame.rules.waw import Activate, Defer, Fire, Pass, Rally
 

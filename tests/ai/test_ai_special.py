@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from wargame.ai import DoctrinePolicy, GreedyPolicy, get_policy
+from wargame.ai import get_policy
+from wargame.ai.doctrine import DoctrinePolicy
+from wargame.ai.greedy import GreedyPolicy
 from wargame.engine import Decision, Game
 from wargame.rules.waw import (
     Activate,

@@ -3,9 +3,6 @@ with a message naming the parameter; policy names come from the registry."""
 
 from __future__ import annotations
 
-import sys
-import types
-
 import pytest
 from batch_helpers import SCENARIO
 
@@ -295,22 +292,21 @@ def test_variants_file_is_read_and_its_mistakes_named(tmp_path) -> None:
 # --------------------------------------------------------------------------- #
 
 
-def test_policy_lookup_uses_the_ai_registry_when_there_is_one(monkeypatch) -> None:
-    fake = types.ModuleType("wargame.ai")
+def test_policy_lookup_is_per_rule_system(monkeypatch) -> None:
+    from wargame.engine import policy as registry
 
-    def get_policy(name, **kw):
-        if name not in ("random", "greedy"):
-            raise ValueError(name)
-        return RandomPolicy(**kw)
-
-    fake.get_policy = get_policy  # type: ignore[attr-defined]
-    fake.available_policies = lambda: ["random", "greedy"]  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "wargame.ai", fake)
-    assert policy_names() == ["greedy", "random"]
+    monkeypatch.setattr(registry, "_POLICIES", dict(registry._POLICIES))
+    registry.register_policy("cautious", RandomPolicy, ruleset="other-1e")
+    assert "cautious" not in policy_names("waw-classic")
+    assert policy_names("waw-classic") == ["doctrine", "greedy", "random"]
+    assert "cautious" in policy_names("other-1e")
     v = build_variant(BASE, "g", {"policies.nato": {"name": "greedy", "seed": 4}})
     assert v.policy_labels == {"nato": "greedy(seed=4)", "pact": "random"}
-    with pytest.raises(BatchError, match="available: greedy, random"):
-        build_variant(BASE, "g", {"policies.nato": "doctrine"})
+    with pytest.raises(
+        BatchError, match="unknown policy 'cautious' for waw-classic; available: "
+        "doctrine, greedy, random"
+    ):
+        build_variant(BASE, "g", {"policies.nato": "cautious"})
     with pytest.raises(BatchError, match=r"policy greedy\(depth=2\):"):
         build_variant(BASE, "g", {"policies.nato": {"name": "greedy", "depth": 2}})
 

@@ -210,7 +210,7 @@ def test_run_with_a_bad_policy_names_the_available_policies(
     err = capsys.readouterr().err
     assert err == (
         "wargame: error: run: --policy 'nato=clever': unknown policy 'clever'; "
-        "available policies: doctrine, greedy, random\n"
+        "waw-classic policies: doctrine, greedy, random\n"
     )
     assert main(["run", str(good), "--policy", "reds=random"]) == 2
     assert "no side 'reds'; sides: nato, pact" in capsys.readouterr().err

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import types
 
 import pytest
 
@@ -162,28 +161,30 @@ def test_classroom_new_game_frees_the_last_games_widgets():
 
 
 def test_classroom_offers_the_policies_of_the_registry(monkeypatch):
-    fake = types.ModuleType("wargame.ai")
+    from wargame.engine import policy as registry
 
     class Cautious:
         def choose(self, decision):
             return decision.legal_actions[0]
 
-    fake.available_policies = lambda: ["random", "cautious"]  # type: ignore[attr-defined]
-    fake.get_policy = lambda name, **kw: Cautious() if name == "cautious" else None  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "wargame.ai", fake)
-    assert ui_common.policy_names() == ["random", "cautious"]
+    monkeypatch.setattr(registry, "_POLICIES", dict(registry._POLICIES))
+    registry.register_policy("cautious", Cautious, ruleset="waw-classic")
+    assert ui_common.policy_names("waw-classic") == [
+        "cautious", "doctrine", "greedy", "random"
+    ]
     app = ClassroomApp("test_remagen", policy="cautious")
     assert app.policy.value == "cautious"
     assert all(isinstance(p, Cautious) for p in app.game.policies.values())
     assert "AI: cautious" in app.view.status.value
 
 
-def test_policy_list_falls_back_to_random_without_the_registry(monkeypatch):
-    monkeypatch.setitem(sys.modules, "wargame.ai", types.ModuleType("wargame.ai"))
-    assert ui_common.policy_names() == ["random"]
-    assert type(ui_common.make_policy("random")).__name__ == "RandomPolicy"
-    with pytest.raises(ValueError, match="unknown policy"):
-        ui_common.make_policy("chess-engine")
+def test_an_unknown_policy_names_the_rule_systems_policies():
+    assert type(ui_common.make_policy("random", "waw-classic")).__name__ == (
+        "RandomPolicy"
+    )
+    with pytest.raises(ValueError, match="unknown policy 'chess-engine' for "
+                       "waw-classic; available: doctrine, greedy, random"):
+        ui_common.make_policy("chess-engine", "waw-classic")
 
 
 # --------------------------------------------------------------------------- #

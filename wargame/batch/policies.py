@@ -17,11 +17,11 @@ Examples:
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from wargame.engine import Policy, RandomPolicy
+from wargame.engine import Policy
+from wargame.engine.policy import UnknownPolicyError, available_policies, get_policy
 
 __all__ = [
     "PolicySpec",
@@ -36,39 +36,20 @@ __all__ = [
 PolicySpec = dict[str, Any] | Policy
 
 
-# --------------------------------------------------------------------------- #
-# THE policy lookup.  Uses the ``wargame.ai`` registry once it exists         #
-# (``get_policy(name, **kw)`` and ``available_policies()``); until then only  #
-# ``"random"`` (the engine's RandomPolicy) is known.                          #
-# --------------------------------------------------------------------------- #
-def _registry() -> tuple[Callable[..., Policy], list[str]]:
-    try:
-        from wargame.ai import (  # type: ignore[attr-defined,unused-ignore]
-            available_policies,
-            get_policy,
-        )
-    except ImportError:
-
-        def get_policy(name: str, **kw: Any) -> Policy:
-            if name != "random":
-                raise ValueError(f"unknown policy {name!r}; available: random")
-            return RandomPolicy(**kw)
-
-        return get_policy, ["random"]
-    return get_policy, sorted(available_policies())
+def policy_names(ruleset: str | None = None) -> list[str]:
+    """Names of the policies a batch can use (for one rule system)."""
+    return available_policies(ruleset)
 
 
-def policy_names() -> list[str]:
-    """Names of the policies a batch can use."""
-    return _registry()[1]
-
-
-def policy_spec(value: Any, where: str = "policy") -> PolicySpec:
+def policy_spec(
+    value: Any, where: str = "policy", ruleset: str | None = None
+) -> PolicySpec:
     """Normalise a policy given by name, dict or object; reject unknown names.
 
     Args:
         value: ``"random"``, ``{"name": "greedy", "depth": 2}`` or a policy object.
         where: what to call it in error messages (e.g. ``"policies.nato"``).
+        ruleset: the rule system it must play (its policies are the choice).
 
     Raises:
         ValueError: unknown name (the message lists the available ones), or bad
@@ -76,10 +57,10 @@ def policy_spec(value: Any, where: str = "policy") -> PolicySpec:
 
     Examples:
         >>> try:
-        ...     policy_spec("randon")
+        ...     policy_spec("randon", ruleset="waw-classic")
         ... except ValueError as exc:
         ...     print(exc)  # doctest: +ELLIPSIS
-        policy: unknown policy 'randon' (did you mean random?); available: ...random
+        policy: unknown policy 'randon' for waw-classic (did you mean random?); ...
     """
     if isinstance(value, str):
         spec: dict[str, Any] = {"name": value}
@@ -94,17 +75,11 @@ def policy_spec(value: Any, where: str = "policy") -> PolicySpec:
             f"{where}: a policy is a name such as 'random', a table with a 'name', "
             f"or an object with choose(decision); not {value!r}"
         )
-    get_policy, names = _registry()
-    name = spec["name"]
-    if name not in names:
-        close = difflib.get_close_matches(name, names, n=3)
-        hint = f" (did you mean {', '.join(close)}?)" if close else ""
-        raise ValueError(
-            f"{where}: unknown policy {name!r}{hint}; available: {', '.join(names)}"
-        )
     kw = {k: v for k, v in spec.items() if k != "name"}
     try:
-        get_policy(name, **kw)
+        get_policy(spec["name"], ruleset=ruleset, **kw)
+    except UnknownPolicyError as exc:
+        raise ValueError(f"{where}: {exc}") from None
     except (TypeError, ValueError) as exc:
         raise ValueError(f"{where}: policy {policy_label(spec)}: {exc}") from None
     return spec
@@ -118,20 +93,19 @@ def policy_label(spec: PolicySpec) -> str:
     return f"{spec['name']}({kw})" if kw else str(spec["name"])
 
 
-def policy_factory() -> Callable[[PolicySpec], Policy]:
-    """A function making the policy object of a spec, with the registry looked up
-    once (a worker makes new policy objects for every game)."""
-    get_policy, _ = _registry()
+def policy_factory(ruleset: str | None = None) -> Callable[[PolicySpec], Policy]:
+    """A function making the policy object of a spec for a rule system (a
+    worker makes new policy objects for every game)."""
 
     def make(spec: PolicySpec) -> Policy:
         if not isinstance(spec, Mapping):
             return spec
         kw = {k: v for k, v in spec.items() if k != "name"}
-        return get_policy(spec["name"], **kw)
+        return get_policy(spec["name"], ruleset=ruleset, **kw)  # type: ignore[no-any-return]
 
     return make
 
 
-def make_policy(spec: PolicySpec) -> Policy:
+def make_policy(spec: PolicySpec, ruleset: str | None = None) -> Policy:
     """The policy object for a spec (a new one for each game)."""
-    return policy_factory()(spec)
+    return policy_factory(ruleset)(spec)

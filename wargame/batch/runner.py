@@ -507,5 +507,5 @@ def game_for(
     return Game(
         Scenario(v.scenario, v.source),
         seed=int(seed),
-        policies={s: make_policy(p) for s, p in v.policies.items()},
+        policies={s: make_policy(p, base.ruleset) for s, p in v.policies.items()},
     )

@@ -302,7 +302,9 @@ def build_variant(
                 f"policies: unknown side {side!r}; sides: {', '.join(sides)}"
             )
         try:
-            side_policies[side] = policy_spec(spec, f"policies.{side}")
+            side_policies[side] = policy_spec(
+                spec, f"policies.{side}", base.ruleset
+            )
         except ValueError as exc:
             raise BatchError(str(exc)) from None
     for s in sides:
@@ -370,7 +372,7 @@ def build_variant(
                     f"sides: {', '.join(sides)}"
                 )
             try:
-                side_policies[rest] = policy_spec(value, path)
+                side_policies[rest] = policy_spec(value, path, base.ruleset)
             except ValueError as exc:
                 raise fail(str(exc)) from None
         elif head in ("units", "formations", "objectives") and "." in rest:

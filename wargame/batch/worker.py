@@ -100,7 +100,7 @@ def play_chunk(
     """
     scenario = Scenario(task["scenario"], task["source"])
     policies: Mapping[str, Any] = task["policies"]
-    make_policy = policy_factory()
+    make_policy = policy_factory(scenario.ruleset)
     rows: list[dict[str, Any]] = []
     logs: list[pd.DataFrame] = []
     games: Sequence[Sequence[int]] = task["games"]

@@ -16,14 +16,25 @@ Examples:
 
 from __future__ import annotations
 
+import difflib
 import hashlib
+import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from .state import GameState
 
-__all__ = ["Decision", "Policy", "RandomPolicy"]
+__all__ = [
+    "ANY_RULESET",
+    "Decision",
+    "Policy",
+    "RandomPolicy",
+    "UnknownPolicyError",
+    "available_policies",
+    "get_policy",
+    "register_policy",
+]
 
 
 @dataclass(frozen=True)
@@ -90,3 +101,109 @@ class RandomPolicy:
 
     def __repr__(self) -> str:
         return f"RandomPolicy(seed={self.seed})"
+
+
+# --------------------------------------------------------------------------- #
+# registry: policies per rule system                                          #
+# --------------------------------------------------------------------------- #
+
+#: The ruleset key of policies that play any rule system (``random``).
+ANY_RULESET = "*"
+
+_POLICIES: dict[tuple[str, str], Callable[..., Any] | str] = {
+    (ANY_RULESET, "random"): RandomPolicy,
+}
+
+
+class UnknownPolicyError(ValueError):
+    """No policy of that name for the rule system (the message lists them)."""
+
+
+def register_policy(
+    name: str, factory: Callable[..., Any] | str, *, ruleset: str = ANY_RULESET
+) -> None:
+    """Register a policy factory (a class, a function or a lazy ``"module:attr"``)
+    under a name, for one rule system (or every one).
+
+    Rule systems register their own policies when :mod:`wargame.rules` loads,
+    e.g. ``register_policy("doctrine", "...:DoctrinePolicy", ruleset="waw-classic")``.
+
+    Examples:
+        >>> register_policy("Bad Name", RandomPolicy)
+        Traceback (most recent call last):
+        ...
+        ValueError: policy name 'Bad Name' must be lower-case letters, digits, - or _
+    """
+    if not name or not all(c.islower() or c.isdigit() or c in "-_" for c in name):
+        raise ValueError(
+            f"policy name {name!r} must be lower-case letters, digits, - or _"
+        )
+    _POLICIES[(ruleset, name)] = factory
+
+
+def _discover() -> None:
+    from .ruleset import available_rulesets
+
+    available_rulesets()  # imports wargame.rules, whose rule systems register
+
+
+def available_policies(ruleset: str | None = None) -> list[str]:
+    """Names of the policies that play a rule system (``None``: any of them).
+
+    Examples:
+        >>> "random" in available_policies("waw-classic")
+        True
+    """
+    _discover()
+    return sorted(
+        {
+            n
+            for (r, n) in _POLICIES
+            if ruleset is None or r in (ruleset, ANY_RULESET)
+        }
+    )
+
+
+def get_policy(name: str, *, ruleset: str | None = None, **kwargs: Any) -> Any:
+    """A new policy object by name for a rule system (keyword arguments go to
+    its constructor).
+
+    Without ``ruleset`` the name must be unambiguous among all rule systems.
+
+    Raises:
+        UnknownPolicyError: no such policy for that rule system (the message
+            lists the ones it has).
+        TypeError: a keyword argument the policy does not take.
+
+    Examples:
+        >>> get_policy("random", ruleset="waw-classic")
+        RandomPolicy(seed=None)
+    """
+    _discover()
+    factory = _POLICIES.get((ANY_RULESET, name))
+    if factory is None and ruleset is not None:
+        factory = _POLICIES.get((ruleset, name))
+    if factory is None and ruleset is None:
+        found = [(r, f) for (r, n), f in _POLICIES.items() if n == name]
+        if len(found) > 1:
+            which = ", ".join(sorted(r for r, _ in found))
+            raise UnknownPolicyError(
+                f"policy {name!r} exists for several rule systems ({which}); "
+                "say which with ruleset=..."
+            )
+        factory = found[0][1] if found else None
+    if factory is None:
+        names = available_policies(ruleset)
+        close = difflib.get_close_matches(str(name), names, n=2)
+        hint = f" (did you mean {', '.join(close)}?)" if close else ""
+        whose = f" for {ruleset}" if ruleset is not None else ""
+        raise UnknownPolicyError(
+            f"unknown policy {name!r}{whose}{hint}; available: {', '.join(names)}"
+        )
+    if isinstance(factory, str):
+        module, _, attr = factory.partition(":")
+        factory = getattr(importlib.import_module(module), attr)
+        for key, value in list(_POLICIES.items()):
+            if value == f"{module}:{attr}":
+                _POLICIES[key] = factory
+    return factory(**kwargs)

@@ -269,7 +269,7 @@ class Ruleset(Protocol):
         """Side panels (World at War: the chit cup) as seen by ``side``."""
         ...
 
-    def objectives(self, state: GameState) -> dict[str, str | None]:
+    def objective_control(self, state: GameState) -> dict[str, str | None]:
         """Objective id -> the side holding it (``None``: nobody)."""
         ...
 
@@ -298,6 +298,8 @@ class RulesetBase:
     event_kinds: ClassVar[tuple[str, ...]] = ()
     action_types: ClassVar[Mapping[str, type[Action]]] = {}
     scenario_keys: ClassVar[Mapping[str, frozenset[str]] | None] = None
+    #: The policy ``wargame run`` gives a side when none is named.
+    default_policy: ClassVar[str] = "random"
 
     @classmethod
     def scenario_problems(cls, scenario: Any, game_map: Any) -> list[str]:
@@ -412,7 +414,7 @@ class RulesetBase:
         )
         return (Panel("Decks", sections),)
 
-    def objectives(self, state: GameState) -> dict[str, str | None]:
+    def objective_control(self, state: GameState) -> dict[str, str | None]:
         """Who holds what: the state's ``control`` entries."""
         return dict(sorted(state.control.items()))
 

@@ -67,7 +67,8 @@ ATTRIBUTION = (
 
 # OSM (OpenMapTiles schema) class/subclass -> generic terrain class. Later entries in
 # TERRAIN_BURN_ORDER overwrite earlier ones where polygons overlap.
-LANDCOVER_MAP: dict[tuple[str, str | None], str] = {
+# keys: (class, subclass); looked up with a feature's, either of which may be None
+LANDCOVER_MAP: dict[tuple[str | None, str | None], str] = {
     ("wood", "forest"): "woods",
     ("wood", "wood"): "woods",
     ("wood", None): "woods",
@@ -458,8 +459,8 @@ def _build_into(
             for g in shapely.get_parts(simple)
             if g.geom_type == "Polygon" and g.area >= params.min_polygon_area_m2
         ]
-        parts = _round(np.array(parts, dtype=object), dec)
-        parts = [g for g in shapely.make_valid(parts) if not g.is_empty]
+        rounded = _round(np.array(parts, dtype=object), dec)
+        parts = [g for g in shapely.make_valid(rounded) if not g.is_empty]
         parts.sort(key=lambda g: (round(g.bounds[0], 1), round(g.bounds[1], 1)))
         for g in parts:
             terrain_feats.append(_feature(g, {"class": cls}))
@@ -609,7 +610,7 @@ def _build_into(
 
     # ---- places and peaks ---------------------------------------------------- #
     log("places and peaks")
-    place_feats = []
+    place_feats: list[dict[str, Any]] = []
     for ft in _read_geojson(source / REQUIRED_SOURCES["place"]):
         p = ft.get("properties") or {}
         nm = _name(p)
@@ -633,7 +634,7 @@ def _build_into(
         key=lambda f: (f["properties"]["name"], f["geometry"]["coordinates"])
     )
     _write_gz_geojson(out / "places.geojson.gz", place_feats, dec)
-    peak_feats = []
+    peak_feats: list[dict[str, Any]] = []
     for ft in _read_geojson(source / REQUIRED_SOURCES["peak"]):
         p = ft.get("properties") or {}
         lon, lat = ft["geometry"]["coordinates"][:2]

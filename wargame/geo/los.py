@@ -101,6 +101,40 @@ LOS_MODEL_VERSION = 2  # 2: n = ceil(D / step - 1e-6)
 Point = tuple[float, float]
 Where = str | tuple[float, float] | Sequence[float]
 Obstacles = bool | Mapping[str, float]
+# The leading arguments of the compiled kernels (``LOSTerrain._geo_args``,
+# ``profile_args``, ``kernel_args``), element by element, so that mypy can check
+# calls that pass more arguments after them.
+_F32 = npt.NDArray[np.float32]
+_GeoArgs = tuple[_F32, float, float, float, npt.NDArray[np.uint8], float, float, float]
+_ProfileArgs = tuple[
+    _F32,
+    float,
+    float,
+    float,
+    npt.NDArray[np.uint8],
+    float,
+    float,
+    float,
+    npt.NDArray[np.float64],
+    bool,
+    float,
+]
+_KernelArgs = tuple[
+    _F32,
+    float,
+    float,
+    float,
+    npt.NDArray[np.uint8],
+    float,
+    float,
+    float,
+    npt.NDArray[np.float64],
+    bool,
+    float,
+    Any,
+    Any,
+    Any,
+]
 
 
 # --------------------------------------------------------------------------- #
@@ -321,11 +355,11 @@ class LOSTerrain:
             self._cache[key] = (np.ascontiguousarray(packed), hv)
         return self._cache[key]  # type: ignore[no-any-return]
 
-    def _geo_args(self) -> tuple[Any, ...]:
+    def _geo_args(self) -> _GeoArgs:
         dg, cg = self.dem_grid, self.cover_grid
         return (self.dem, dg.x0, dg.y0, dg.cell_m, self.cover, cg.x0, cg.y0, cg.cell_m)
 
-    def kernel_args(self, heights: dict[str, float] | None) -> tuple[Any, ...]:
+    def kernel_args(self, heights: dict[str, float] | None) -> _KernelArgs:
         """Leading arguments of the compiled kernels for these obstacle heights.
 
         The cover is packed (:meth:`_packed_cover`); ``profile``, which reports
@@ -351,7 +385,7 @@ class LOSTerrain:
             Os,
         )
 
-    def profile_args(self, heights: dict[str, float] | None) -> tuple[Any, ...]:
+    def profile_args(self, heights: dict[str, float] | None) -> _ProfileArgs:
         """Leading arguments of ``profile``: the cover codes as they are."""
         return (
             *self._geo_args(),
@@ -798,10 +832,18 @@ def visible_many(
             bc[:, 1],
         )
     ]
+    ax, ay, acx, acy, bx, by, bcx, bcy = cols  # each one by name, for mypy
     kc = _kcurv(curvature_coeff)
     return K.pairs_visible(
         *kargs,
-        *cols,
+        ax,
+        ay,
+        acx,
+        acy,
+        bx,
+        by,
+        bcx,
+        bcy,
         h_o,
         h_t,
         float(step_m),
@@ -1235,14 +1277,14 @@ def _near_plan(
         return np.full((1, g.n_hexes), -np.inf, np.float32), ksec, kpar
     tau = 2.0 * math.pi
     boxes = np.empty((nsec, 4))
-    for s in range(nsec):
-        ta, tb = tau * s / nsec - 1e-6, tau * (s + 1) / nsec + 1e-6
+    for sec in range(nsec):
+        ta, tb = tau * sec / nsec - 1e-6, tau * (sec + 1) / nsec + 1e-6
         angles = [ta, tb] + [
             a * math.pi / 2 for a in range(5) if ta < a * math.pi / 2 < tb
         ]
         px = [rad * math.cos(a) for a in angles for rad in (r_lo, r_hi)]
         py = [rad * math.sin(a) for a in angles for rad in (r_lo, r_hi)]
-        boxes[s] = min(px) - 0.01, max(px) + 0.01, min(py) - 0.01, max(py) + 0.01
+        boxes[sec] = min(px) - 0.01, max(px) + 0.01, min(py) - 0.01, max(py) + 0.01
     use = (n >= nmin) & sure
     for c, (vx, vy) in enumerate(((ox, oy), (-ox, -oy))):  # towards the other hex
         sector = np.floor(np.arctan2(vy, vx) / tau * nsec).astype(np.int64) % nsec

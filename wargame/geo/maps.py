@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -832,7 +832,8 @@ def _frame_to_npz(df: pd.DataFrame, path: Path, key: str) -> None:
     fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
     os.close(fd)
     try:
-        np.savez(tmp, **arrays)
+        # allow_pickle=True is the default, given so mypy does not match **arrays to it
+        np.savez(tmp, allow_pickle=True, **arrays)
         os.replace(tmp if tmp.endswith(".npz") else tmp + ".npz", path)
     finally:
         for t in (tmp, tmp + ".npz"):
@@ -919,7 +920,8 @@ def compute_hex_attributes(m: Map) -> pd.DataFrame:
     # odd columns) take the attributes of the nearest map edge and are flagged
     # `on_map = False`: rule systems must not play on them.
     inside = m.contains_xy(sx, sy).reshape(n, k)
-    on_map = inside.any(axis=1)
+    # inside is 2-D, so any(axis=1) is an array (numpy's stubs allow a scalar)
+    on_map = cast("npt.NDArray[np.bool_]", inside.any(axis=1))
     weights = np.where(on_map[:, None], inside, True)
     cell = np.repeat(np.arange(n) * nclass, k) + codes.ravel()
     counts = np.bincount(cell, weights=weights.ravel(), minlength=n * nclass)

@@ -744,9 +744,9 @@ def map_viewshed(
     cy = sub.y0 - (rows + 0.5) * sub.cell_m
     inside = (cx - ox) ** 2 + (cy - oy) ** 2 <= r * r
     if heights is None:
-        fr, fc = sub.fractional_rowcol(ox, oy)
-        fr = float(np.clip(fr, 0, sub.n_rows - 1))
-        fc = float(np.clip(fc, 0, sub.n_cols - 1))
+        fr_a, fc_a = sub.fractional_rowcol(ox, oy)
+        fr = float(np.clip(fr_a, 0, sub.n_rows - 1))
+        fc = float(np.clip(fc_a, 0, sub.n_cols - 1))
         # the observer's eye over the full DEM, as los() has it
         zo = float(bilinear(t.dem, dg, ox, oy))
         vis = _sweep(

@@ -54,7 +54,9 @@ def hexes_geojson(
     properties: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """Hexagons of some hexes as a FeatureCollection (``id`` = the label)."""
-    polys = m.hex_polygons(list(labels)) if len(labels) else []
+    polys: Iterable[shapely.Geometry] = (
+        m.hex_polygons(list(labels)) if len(labels) else []
+    )
     feats = [
         geometry_feature(m, p, (properties or {}).get(lab, {"label": lab}), lab)
         for lab, p in zip(labels, polys, strict=True)

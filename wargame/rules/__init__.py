@@ -8,6 +8,9 @@ an id that names the edition, lazily (the module is imported on first use):
   v3), ``bronepehota-2008`` (Бронепехота, 2008 rules).
 """
 
+from wargame.engine.policy import register_policy
 from wargame.engine.ruleset import register_ruleset
 
 register_ruleset("waw-classic", "wargame.rules.waw.ruleset:WawRuleset")
+register_policy("greedy", "wargame.ai.greedy:GreedyPolicy", ruleset="waw-classic")
+register_policy("doctrine", "wargame.ai.doctrine:DoctrinePolicy", ruleset="waw-classic")

@@ -97,11 +97,11 @@ def read_golden(path: str | Path) -> tuple[dict[str, Any], list[str]]:
 
 def play_header(header: Mapping[str, Any], *, max_actions: int = 100_000) -> Game:
     """Play the game a golden header describes, to its end."""
-    from wargame.ai import get_policy
+    from wargame.engine.policy import get_policy
 
     game = Game.from_scenario(header["scenario"], seed=int(header["seed"]))
     policies = {
-        side: get_policy(name)
+        side: get_policy(name, ruleset=header["ruleset"])
         for side, name in header["policies"].items()
     }
     game.policies.update(policies)

@@ -167,7 +167,7 @@ class ClassroomApp(w.VBox):  # type: ignore[misc]
         try:
             sc = load_scenario(name)
             sides = [s["id"] for s in sc.sides]
-            policies = {s: make_policy(self.policy.value) for s in sides}
+            policies = {s: make_policy(self.policy.value, sc.ruleset) for s in sides}
             game = Game.from_scenario(sc, seed=int(self.seed.value), policies=policies)
         except (ValueError, OSError) as exc:
             self.message.value = error_html(f"Cannot start {name}: {exc}")

@@ -1,8 +1,7 @@
 """Small helpers the views share: policy and scenario lists, messages, PNG bytes.
 
-The policy list comes from the :mod:`wargame.ai` registry when it is there
-(``available_policies()`` / ``get_policy(name)``); otherwise only ``"random"``
-(the engine's :class:`~wargame.engine.RandomPolicy`) is offered.
+The policy list comes from the policy registry of :mod:`wargame.engine.policy`
+(per rule system: ``random`` for all, more where a rule system registers them).
 """
 
 from __future__ import annotations
@@ -22,41 +21,22 @@ __all__ = [
 ]
 
 
-def _registry() -> tuple[Any, Any] | None:
-    try:
-        from wargame.ai import available_policies, get_policy  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    return available_policies, get_policy
+def policy_names(ruleset: str | None = None) -> list[str]:
+    """Names of the AI policies on offer for a rule system (``random`` at least)."""
+    from wargame.engine.policy import available_policies
+
+    return available_policies(ruleset) or ["random"]
 
 
-def policy_names() -> list[str]:
-    """Names of the AI policies on offer (``["random"]`` at least)."""
-    reg = _registry()
-    if reg is None:
-        return ["random"]
-    try:
-        names = [str(n) for n in reg[0]()]
-    except Exception:
-        return ["random"]
-    return names or ["random"]
-
-
-def make_policy(name: str) -> Any:
-    """A new policy object by name (``random`` without the registry).
+def make_policy(name: str, ruleset: str | None = None) -> Any:
+    """A new policy object by name, for a rule system.
 
     Raises:
-        ValueError: the name is unknown.
+        ValueError: the name is unknown (the message lists the rule system's).
     """
-    reg = _registry()
-    if reg is None:
-        if name != "random":
-            raise ValueError(f"unknown policy {name!r}; available: random")
-        from wargame.engine import RandomPolicy
+    from wargame.engine.policy import get_policy
 
-        return RandomPolicy()
-    pol = reg[1](name)
-    return pol() if isinstance(pol, type) else pol
+    return get_policy(name, ruleset=ruleset)
 
 
 def scenario_choices() -> list[tuple[str, str]]:
