@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "data" / "golden"
@@ -22,10 +23,16 @@ MATCHUPS: tuple[tuple[str, str, tuple[int, ...]], ...] = (
 )
 
 
-def games(ruleset: str) -> list[tuple[str, dict[str, str], int]]:
+def games(ruleset: str) -> list[tuple[Any, dict[str, str], int]]:
     from wargame.engine import available_scenarios, load_scenario
 
-    out = []
+    if ruleset == "toy-1e":  # the engine tests' toy rule system
+        sys.path.insert(0, str(ROOT / "tests" / "engine"))
+        from toy_ruleset import TOY_SCENARIO
+
+        pols = {"red": "random", "blue": "random"}
+        return [(TOY_SCENARIO, pols, seed) for seed in (1, 2, 3)]
+    out: list[tuple[Any, dict[str, str], int]] = []
     for sid in available_scenarios():
         sc = load_scenario(sid)
         if sc.ruleset != ruleset:
@@ -37,12 +44,14 @@ def games(ruleset: str) -> list[tuple[str, dict[str, str], int]]:
     return out
 
 
-def golden_path(ruleset: str, scenario: str, pols: dict[str, str], seed: int) -> Path:
+def golden_path(ruleset: str, scenario: Any, pols: dict[str, str], seed: int) -> Path:
     names = "-".join(pols[s] for s in pols)
-    return GOLDEN / ruleset / f"{scenario}__{names}__s{seed}.jsonl.gz"
+    sid = scenario if isinstance(scenario, str) else scenario["id"]
+    return GOLDEN / ruleset / f"{sid}__{names}__s{seed}.jsonl.gz"
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Record the golden logs of one rule system."""
     from wargame.testing.golden import play_header, write_golden
 
     p = argparse.ArgumentParser(description=__doc__)
@@ -50,8 +59,11 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     todo = games(args.ruleset)
     for sid, pols, seed in todo:
-        header = {"ruleset": args.ruleset, "scenario": sid, "seed": seed,
-                  "policies": pols}
+        header = {"ruleset": args.ruleset, "seed": seed, "policies": pols}
+        if isinstance(sid, str):
+            header["scenario"] = sid
+        else:
+            header["scenario"], header["scenario_data"] = sid["id"], sid
         game = play_header(header)
         path = write_golden(golden_path(args.ruleset, sid, pols, seed), game, pols)
         print(f"{path.relative_to(ROOT)}: {len(game.events)} events")

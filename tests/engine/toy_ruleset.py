@@ -135,7 +135,8 @@ class ToyRuleset(RulesetBase):
                 out += [
                     Shoot(u.id, t.id)
                     for t in state.units.values()
-                    if t.side != side and not t.destroyed and not t.hidden
+                    # only what the side sees: the engine passes its view
+                    if t.side != side and not t.destroyed
                 ]
         return [*out, Done()]
 

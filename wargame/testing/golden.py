@@ -52,8 +52,14 @@ def event_line(event: Event) -> str:
 
 
 def _header(game: Game, policies: Mapping[str, str]) -> dict[str, Any]:
+    from wargame.engine import available_scenarios
+
     outcome = game.outcome
+    extra: dict[str, Any] = {}
+    if game.scenario.id not in available_scenarios():
+        extra["scenario_data"] = game.scenario.to_dict()  # not a shipped one
     return {
+        **extra,
         "format": GOLDEN_FORMAT,
         "ruleset": game.scenario.ruleset,
         "scenario": game.scenario.id,
@@ -99,7 +105,9 @@ def play_header(header: Mapping[str, Any], *, max_actions: int = 100_000) -> Gam
     """Play the game a golden header describes, to its end."""
     from wargame.engine.policy import get_policy
 
-    game = Game.from_scenario(header["scenario"], seed=int(header["seed"]))
+    game = Game.from_scenario(
+        header.get("scenario_data", header["scenario"]), seed=int(header["seed"])
+    )
     policies = {
         side: get_policy(name, ruleset=header["ruleset"])
         for side, name in header["policies"].items()
