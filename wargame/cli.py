@@ -106,69 +106,37 @@ def _did_you_mean(word: str, choices: Sequence[str]) -> str:
     return f" (did you mean {', '.join(close)}?)" if close else ""
 
 
-def _cmd_odds(args: argparse.Namespace) -> int:
-    if args.system != "waw":
-        raise UsageError(f"odds: unknown rule system {args.system!r}; available: waw")
-    import pandas as pd
+def _odds_ruleset(system: str) -> Any:
+    """The rule system of ``wargame odds SYSTEM`` (an id or its unique prefix)."""
+    from wargame.engine import available_rulesets, get_ruleset
 
-    from wargame.rules import waw
-
-    catalog = waw.unit_catalog()
-    for role, unit in (("attacker", args.attacker), ("target", args.target)):
-        if unit not in catalog:
-            raise UsageError(
-                f"odds: unknown --{role} unit type {unit!r}"
-                f"{_did_you_mean(unit, list(catalog))}; see `wargame odds waw --list`"
-            )
-    chart = waw.terrain_chart()
-    terrains = list(chart.terrain)
-    if args.terrain not in terrains:
+    ids = available_rulesets()
+    match = [r for r in ids if r == system] or [r for r in ids if r.startswith(system)]
+    with_odds = [r for r in ids if getattr(get_ruleset(r), "odds_command", False)]
+    if len(match) != 1 or match[0] not in with_odds:
         raise UsageError(
-            f"odds: unknown --terrain {args.terrain!r}; terrain classes: "
-            f"{', '.join(terrains)}"
+            f"odds: unknown rule system {system!r}; rule systems with odds: "
+            f"{', '.join(with_odds) or '(none)'}"
         )
-    if args.range < 0:
-        raise UsageError(f"odds: --range must be >= 0 hexes, not {args.range}")
-    kw = {"moving": args.moving, "leadership": args.leadership}
-    try:
-        hits = waw.odds(args.attacker, args.target, args.range, args.terrain, **kw)
-        results = waw.result_odds(
-            args.attacker, args.target, args.range, args.terrain, **kw
-        )
-    except ValueError as exc:  # e.g. out of range, AP at infantry
-        raise UsageError(f"odds: {exc}") from None
-    a, t = catalog[args.attacker], catalog[args.target]
-    print(
-        f"{a.name} fires at {t.name} at {args.range} hexes, target in {args.terrain}"
-        f"{', firer moving' if args.moving else ''}"
-    )
-    table = pd.DataFrame({"P(net hits)": hits})
-    table["P(at least)"] = hits[::-1].cumsum()[::-1]
-    print(table.to_string(float_format=lambda v: f"{v:7.4f}"))
-    print()
-    print(results.to_frame("P(result)").to_string(float_format=lambda v: f"{v:7.4f}"))
-    return 0
-
-
-def _cmd_odds_list() -> int:
-    from wargame.rules import waw
-
-    for uid, u in waw.unit_catalog().items():
-        print(f"{uid:24s} {u.name}")
-    return 0
+    return get_ruleset(match[0])
 
 
 def _cmd_odds_entry(args: argparse.Namespace) -> int:
-    if args.system != "waw":
-        raise UsageError(f"odds: unknown rule system {args.system!r}; available: waw")
-    if args.list:
-        return _cmd_odds_list()
-    missing = [
-        f"--{k}" for k in ("attacker", "target", "range") if getattr(args, k) is None
-    ]
-    if missing:
-        raise UsageError(f"odds: missing {', '.join(missing)} (or use --list)")
-    return _cmd_odds(args)
+    cls = _odds_ruleset(args.system)
+    parser = argparse.ArgumentParser(prog=f"wargame odds {cls.id}")
+    cls.odds_arguments(parser)
+    if any(a in ("-h", "--help") for a in args.options):
+        parser.print_help()
+        return 0
+    try:
+        opts = parser.parse_args(args.options)
+    except SystemExit as exc:  # argparse printed why
+        return int(exc.code or 0) and 2
+    try:
+        print(cls.odds_report(opts))
+    except ValueError as exc:  # e.g. out of range, AP at infantry
+        raise UsageError(f"odds: {exc}") from None
+    return 0
 
 
 def _point_arg(m: Any, text: str, role: str) -> Any:
@@ -361,18 +329,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="exact odds of one unit firing at another",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="Examples:\n"
-        "  wargame odds waw --attacker t72 --target tow_jeep --range 6 "
+        "  wargame odds waw-classic --attacker t72 --target tow_jeep --range 6 "
         "--terrain woods\n"
-        "  wargame odds waw --list",
+        "  wargame odds waw-classic --list\n"
+        "  wargame odds waw-classic --help   (that rule system's options)",
     )
-    po.add_argument("system", help="rule system: waw (World at War, classic)")
-    po.add_argument("--attacker", help="unit type id of the firer")
-    po.add_argument("--target", help="unit type id of the target")
-    po.add_argument("--range", type=int, help="range in hexes")
-    po.add_argument("--terrain", default="clear", help="terrain class of the target")
-    po.add_argument("--moving", action="store_true", help="the firer fires on the move")
-    po.add_argument("--leadership", type=int, default=0, help="HQ leadership added")
-    po.add_argument("--list", action="store_true", help="list the unit type ids")
+    po.add_argument(
+        "system", help="rule system id (or a unique prefix), e.g. waw-classic"
+    )
+    po.add_argument(
+        "options", nargs=argparse.REMAINDER, help="the rule system's own options"
+    )
     po.set_defaults(func=_cmd_odds_entry)
 
     pv = sub.add_parser(
@@ -585,26 +552,35 @@ def _scenario_or_usage(source: str) -> Any:
 
 
 def _losses_table(game: Any) -> Any:
-    """Units at the start and lost (destroyed) or reduced, by side and type."""
+    """Units at the start, arrived and destroyed, by side and type, and how many
+    ended in each weaker state, in the rule system's own words (World at War:
+    ``reduced``)."""
+    from collections import Counter
+
     import pandas as pd
 
     start = game.initial_state
+    usual = Counter(u.strength for u in start.units.values()).most_common(1)
+    fresh = usual[0][0] if usual else ""
+    words = sorted(
+        {u.strength for u in game.state.units.values()} - {"destroyed", fresh}
+    )
     rows = []
     for uid, u in game.state.units.items():
         u0 = start.units[uid]
-        rows.append(
-            {
-                "side": u.side,
-                "type": u.type,
-                "units": 1,
-                "destroyed": int(u.destroyed),
-                "reduced": int(u.strength == "reduced" and u0.strength != "reduced"),
-                "arrived": int(u.position is not None or u.destroyed),
-            }
-        )
+        row = {
+            "side": u.side,
+            "type": u.type,
+            "units": 1,
+            "arrived": int(u.position is not None or u.destroyed),
+            "destroyed": int(u.destroyed),
+        }
+        for w in words:
+            row[w] = int(u.strength == w and u0.strength != w)
+        rows.append(row)
     df = pd.DataFrame(rows)
     return df.groupby(["side", "type"], sort=True)[
-        ["units", "arrived", "destroyed", "reduced"]
+        ["units", "arrived", "destroyed", *words]
     ].sum()
 
 
@@ -673,8 +649,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     print(f"{scenario.title} ({scenario.id}, {scenario.ruleset}), seed {args.seed}")
     print("policies: " + ", ".join(f"{names[s]} = {chosen[s]}" for s in sides))
     if outcome is None:
-        points = getattr(game.ruleset, "victory_points", None)
-        vp = points(st) if points is not None else {}
+        vp = game.ruleset.victory_points(st)
         print(f"stopped after turn {st.turn - 1} of {scenario.turns}: not over")
     else:
         vp = dict(outcome.victory_points)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from wargame.engine import Game, Scenario, load_scenario
+from wargame.engine.scenario import objective_id
 
 from .policies import make_policy
 from .store import Store
@@ -100,8 +101,8 @@ def _schema(base: Scenario, vs: Sequence[Variant]) -> list[tuple[str, Any]]:
             col = f"lost_{_side_of(v.scenario, u)}_{u.get('type')}"
             if col not in losses:
                 losses.append(col)
-        for o in v.scenario.get("objectives", []):
-            col = f"held_{o.get('hex')}"
+        for i, o in enumerate(v.scenario.get("objectives", [])):
+            col = f"held_{objective_id(o, i)}"
             if col not in held:
                 held.append(col)
     text = pd.StringDtype()
@@ -292,7 +293,8 @@ def run(
         ``variant``, ``game``, ``seed``, ``winner`` (a side or ``"draw"``),
         ``termination``, ``turns`` (the turn it ended in), ``vp_<side>``,
         ``lost_<side>`` and ``lost_<side>_<type>`` (units out of play at the
-        end), ``held_<hex>`` (who holds each objective), ``policy_<side>``,
+        end), ``held_<objective id>`` (who holds each objective, by its id,
+        hex or name), ``policy_<side>``,
         ``actions``, ``events``, ``wall_time`` (s), ``error`` (why the game
         failed, else missing) and ``destroyed`` (JSON list of each destruction:
         turn, side, unit, type, hex).  Everything but ``wall_time`` is the same

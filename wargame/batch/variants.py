@@ -13,7 +13,8 @@ is also what ``rules.first_side = "nato"`` means in a TOML variants file):
 ``add_units``                 a list of unit tables added to the order of battle
 ``remove_units``              a list of unit ids taken out (with what they carry)
 ``formations.<id>.<field>``   a field of a formation, e.g. ``chits``
-``objectives.<hex>.<field>``  a field of an objective: ``vp``, ``controlled_by``
+``objectives.<id>.<field>``   a field of an objective (its id, hex or name):
+                              ``vp``, ``controlled_by``
 ``overrides.<table>.<...>``   a value of the rule system's data for this scenario:
                               for World at War ``overrides.units.<type>.<value>``
                               (a counter value, e.g. ``overrides.units.t72.full.
@@ -62,6 +63,7 @@ from pathlib import Path
 from typing import Any
 
 from wargame.engine import Scenario, ScenarioError, get_ruleset, load_scenario
+from wargame.engine.scenario import common_keys, objective_id
 
 from .policies import PolicySpec, policy_label, policy_spec
 
@@ -88,38 +90,16 @@ _GENERIC = {
     "formation": frozenset({"name", "hq", "chits"}),
     "objective": frozenset({"name", "vp", "controlled_by"}),
 }
-
-# --------------------------------------------------------------------------- #
-# Scenario options each built-in rule system reads.  A rule system may list   #
-# its own in a ``scenario_options`` class attribute (same shape); otherwise   #
-# these entries, or for unknown systems the generic fields plus whatever the  #
-# scenario already sets, are what a variant may change.                       #
-# --------------------------------------------------------------------------- #
-_RULESET_OPTIONS: dict[str, dict[str, frozenset[str]]] = {
-    "waw-classic": {
-        # wargame/rules/waw/ruleset.py: _build_initial reads these and no others
-        # (the [rules] and [victory] options come from WawRuleset.scenario_keys).
-        "unit": frozenset(
-            {
-                "name",
-                "type",
-                "formation",
-                "side",
-                "hex",
-                "carried_by",
-                "strength",
-                "disrupted",
-            }
-        ),
-        "formation": frozenset({"name", "hq", "chits"}),
-        "objective": frozenset({"name", "vp", "controlled_by"}),
-        # [overrides.units.<type>] and [overrides.terrain.<class>] (ruleset.py)
-        "overrides": frozenset({"units", "terrain"}),
-    },
-}
+#: Scenario tables and the option group of their rows.
+_TABLES = {"unit": "units", "formation": "formations", "objective": "objectives"}
+#: Position keys a variant may change, by the rule system's ``positions``.
+_POSITION = {"hex": frozenset({"hex"}), "point": frozenset({"x", "y"})}
 
 
 def _options(base: Scenario) -> dict[str, frozenset[str]]:
+    """What a variant may change: the scenario keys the engine and the rule
+    system read (its ``scenario_keys``), or for a rule system that declares
+    none, the generic fields plus whatever the scenario already sets."""
     try:
         cls = get_ruleset(base.ruleset)
     except ValueError:
@@ -127,8 +107,18 @@ def _options(base: Scenario) -> dict[str, frozenset[str]]:
     declared = getattr(cls, "scenario_options", None)
     if isinstance(declared, Mapping):
         return {k: frozenset(v) for k, v in declared.items()}
-    if base.ruleset in _RULESET_OPTIONS:
-        opts = dict(_RULESET_OPTIONS[base.ruleset])
+    keys = getattr(cls, "scenario_keys", None)
+    opts: dict[str, frozenset[str]]
+    if isinstance(keys, Mapping):
+        where = _POSITION.get(str(getattr(cls, "positions", "hex")), frozenset())
+        opts = {
+            group: (frozenset(common_keys(table)) | frozenset(keys.get(table, ())))
+            - {"id", "note"}
+            | (where if group == "unit" else frozenset())
+            for group, table in _TABLES.items()
+        }
+        if "overrides" in keys:
+            opts["overrides"] = frozenset(keys["overrides"])
     else:
 
         def present(tables: Sequence[Mapping[str, Any]]) -> set[str]:
@@ -241,10 +231,9 @@ def _candidates(
         out += [f"units.{u['id']}.{f}" for f in sorted(opts.get("unit", ()))]
     for f in base.formations:
         out += [f"formations.{f['id']}.{x}" for x in sorted(opts.get("formation", ()))]
-    for o in base.objectives:
-        out += [
-            f"objectives.{o.get('hex')}.{x}" for x in sorted(opts.get("objective", ()))
-        ]
+    for i, o in enumerate(base.objectives):
+        oid = objective_id(o, i)
+        out += [f"objectives.{oid}.{x}" for x in sorted(opts.get("objective", ()))]
     out += [f"overrides.{t}" for t in sorted(opts.get("overrides", ()))]
     out += [f"policies.{s}" for s in sides]
     return out
@@ -344,7 +333,7 @@ def build_variant(
     data["units"] = units
     by_id = {u["id"]: u for u in units}
     forms = {f["id"]: f for f in data.get("formations", [])}
-    objs = {str(o.get("hex")): o for o in data.get("objectives", [])}
+    objs = {objective_id(o, i): o for i, o in enumerate(data.get("objectives", []))}
 
     for path, value in flat.items():
         head, _, rest = path.partition(".")
@@ -405,7 +394,7 @@ def build_variant(
                 msg += (
                     "; parameters: turns, rules.<option>, victory.<option>, "
                     "units.<unit id>.<field>, add_units, remove_units, "
-                    "formations.<id>.<field>, objectives.<hex>.<field>, "
+                    "formations.<id>.<field>, objectives.<id>.<field>, "
                     "overrides.<table>.<name>.<value>, policies.<side>"
                 )
             raise fail(msg)

@@ -76,9 +76,8 @@ def summarise(game: Game) -> dict[str, Any]:
             row[f"lost_{u.side}"] += 1
             key = f"lost_{u.side}_{u.type}"
             row[key] = row.get(key, 0) + 1
-    for obj in game.scenario.objectives:
-        h = str(obj.get("hex"))
-        row[f"held_{h}"] = st.control.get(h)
+    for oid, holder in game.ruleset.objective_control(st).items():
+        row[f"held_{oid}"] = holder
     row["actions"] = len(game.actions)
     row["events"] = len(game.events)
     row["destroyed"] = json.dumps(destroyed_events(game), separators=(",", ":"))

@@ -35,6 +35,7 @@ Examples:
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -300,6 +301,18 @@ class RulesetBase:
     scenario_keys: ClassVar[Mapping[str, frozenset[str]] | None] = None
     #: The policy ``wargame run`` gives a side when none is named.
     default_policy: ClassVar[str] = "random"
+    #: Whether ``wargame odds <id>`` exists (:meth:`odds_arguments`,
+    #: :meth:`odds_report`).
+    odds_command: ClassVar[bool] = False
+
+    @classmethod
+    def odds_arguments(cls, parser: argparse.ArgumentParser) -> None:
+        """Add the options of ``wargame odds <id>`` to ``parser``."""
+
+    @classmethod
+    def odds_report(cls, args: argparse.Namespace) -> str:
+        """The text ``wargame odds <id>`` prints (``ValueError``: bad option)."""
+        raise ValueError(f"{cls.id} has no odds table")
 
     @classmethod
     def scenario_problems(cls, scenario: Any, game_map: Any) -> list[str]:

@@ -960,3 +960,34 @@ def check_scenario(source: str | Path | Mapping[str, Any] | Scenario) -> list[st
     except ScenarioError as exc:
         return list(exc.problems)
     return []
+
+
+def objective_id(raw: Mapping[str, Any], index: int) -> str:
+    """The stable id of the ``index``-th ``[[objectives]]`` table: its ``id``,
+    else its ``hex``, its ``name`` or its ``place``, else ``objective<n>``.
+
+    Batch result columns (``held_<id>``) and rule systems' objective control use
+    it, whatever way the scenario places the objective.
+
+    Examples:
+        >>> objective_id({"name": "Heimersheim", "place": "Heimersheim"}, 0)
+        'Heimersheim'
+        >>> objective_id({"hex": "K12", "name": "bridge"}, 1), objective_id({}, 2)
+        ('K12', 'objective3')
+    """
+    for key in ("id", "hex", "name", "place"):
+        v = raw.get(key)
+        if isinstance(v, str) and v:
+            return v
+    return f"objective{index + 1}"
+
+
+def common_keys(table: str) -> tuple[str, ...]:
+    """The keys the engine itself reads in a scenario table (``"units"``...);
+    rule systems add theirs in ``scenario_keys``.
+
+    Examples:
+        >>> "controlled_by" in common_keys("objectives")
+        True
+    """
+    return _COMMON.get(table, ())

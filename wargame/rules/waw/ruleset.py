@@ -100,6 +100,7 @@ from .catalog import (
 from .combat import Strength, UnitState, effective_weapon
 from .dice import roll_d6
 from .orders import _Orders
+from .presentation import _Presentation
 from .resolution import _Resolution
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -117,7 +118,7 @@ __all__ = [
 ]
 
 
-class WawRuleset(_Resolution, _Orders):
+class WawRuleset(_Presentation, _Resolution, _Orders):
     """World at War (classic) bound to one scenario and map.
 
     Args:
