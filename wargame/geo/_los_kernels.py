@@ -55,7 +55,9 @@ COS30 = 0.8660254037844386
 
 # Threads for the explicit prange loops only: numba would otherwise also split
 # array creation (np.zeros...) into parallel loops, which parallel_chunksize then
-# hands out a few elements at a time.
+# hands out a few elements at a time. numba takes such a dict of passes for
+# ``parallel`` (``ParallelOptions``) but its type stubs say bool only, hence the
+# ``type: ignore[call-overload]`` on the decorators that pass it.
 _PRANGE_ONLY = {
     "comprehension": False,
     "reduction": False,
@@ -247,7 +249,7 @@ def _quad_max(Z, mi, ma, m0, n0, dm, dn, a, b, cd2, ts, te):  # type: ignore[no-
     return m
 
 
-@njit(cache=True, nogil=True, _nrt=False)  # see _table_row
+@njit(cache=True, nogil=True, _nrt=False)  # type: ignore[call-overload]  # _table_row
 def _march(  # type: ignore[no-untyped-def]
     z,
     zx0,
@@ -774,7 +776,8 @@ def profile(  # type: ignore[no-untyped-def]
 _NEAR_SAMPLE = 10
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+# ``_nrt`` is a real but private numba option, missing from its type stubs
+@njit(cache=True, nogil=True, _nrt=False)  # type: ignore[call-overload]
 def _table_row(  # type: ignore[no-untyped-def]
     i,
     z,
@@ -1020,7 +1023,7 @@ def _table_row(  # type: ignore[no-untyped-def]
             bwd[k >> 3] |= np.uint8(1 << (k & 7))
 
 
-@njit(cache=True, parallel=dict(_PRANGE_ONLY))
+@njit(cache=True, parallel=dict(_PRANGE_ONLY))  # type: ignore[call-overload]
 def table(  # type: ignore[no-untyped-def]
     z,
     zx0,
@@ -1112,7 +1115,7 @@ def table(  # type: ignore[no-untyped-def]
     return fwd, bwd
 
 
-@njit(cache=True, parallel=dict(_PRANGE_ONLY))
+@njit(cache=True, parallel=dict(_PRANGE_ONLY))  # type: ignore[call-overload]
 def cell_bounds(z, zx0, zy0, zcell, cov, cx0, cy0, ccell, oh, use_obst):  # type: ignore[no-untyped-def]
     """Upper bounds per dual cell: max ground + max obstacle, and the obstacle max.
 
@@ -1150,7 +1153,7 @@ def cell_bounds(z, zx0, zy0, zcell, cov, cx0, cy0, ccell, oh, use_obst):  # type
     return ub, obm
 
 
-@njit(cache=True, parallel=dict(_PRANGE_ONLY))
+@njit(cache=True, parallel=dict(_PRANGE_ONLY))  # type: ignore[call-overload]
 def near_bounds(z, zx0, zy0, zcell, cov, cx0, cy0, ccell, oh, cx, cy, boxes):  # type: ignore[no-untyped-def]
     """Lower bounds of the top (ground + obstacle) in boxes around each hex centre.
 
@@ -1218,7 +1221,7 @@ def near_bounds(z, zx0, zy0, zcell, cov, cx0, cy0, ccell, oh, cx, cy, boxes):  #
     return out
 
 
-@njit(cache=True, parallel=dict(_PRANGE_ONLY))
+@njit(cache=True, parallel=dict(_PRANGE_ONLY))  # type: ignore[call-overload]
 def pack_cover(cover, lut, bits):  # type: ignore[no-untyped-def]
     """``lut[cover]`` packed ``bits`` (2 or 4) to a cell, the first in the lowest
     bits; each row padded with copies of its last cell (see ``_cover_code``)."""

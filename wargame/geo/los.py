@@ -834,7 +834,7 @@ def visible_many(
     ]
     ax, ay, acx, acy, bx, by, bcx, bcy = cols  # each one by name, for mypy
     kc = _kcurv(curvature_coeff)
-    return K.pairs_visible(
+    return K.pairs_visible(  # type: ignore[no-any-return]
         *kargs,
         ax,
         ay,
@@ -847,7 +847,7 @@ def visible_many(
         h_o,
         h_t,
         float(step_m),
-        kc,  # type: ignore[no-any-return]
+        kc,
         _N_PROBES,
     )
 

@@ -235,7 +235,7 @@ def _keep(j, no, km, ns, dM, dN, maxd2):  # type: ignore[no-untyped-def]
     return km * km * dM * dM + dj * dj * dN * dN <= maxd2
 
 
-@njit(cache=True, parallel=dict(_PRANGE_ONLY))
+@njit(cache=True, parallel=dict(_PRANGE_ONLY))  # type: ignore[call-overload]
 def _r2_into(z, vis, dx, dy, ro, co, zeye, ht, kcurv, maxdist, nchunk, kmax, dens):  # type: ignore[no-untyped-def]
     """The sweep, writing into ``vis`` (all False, the shape of ``z``)."""
     nr, nc = z.shape
