@@ -35,6 +35,7 @@ from .actions import (
     Rally,
 )
 from .command import morale_check, rally_check
+from .fire import close_opp_window
 
 
 class _Activation(_Queries):
@@ -55,11 +56,11 @@ class _Activation(_Queries):
         if v.get("drawn"):
             f = state.formations[v["drawn"]]
             return f"the chit of {f.name} was drawn: activate or defer it first"
+        m = self._opp_mover(state)
         if need == "opp":
-            return None if v.get("opp") else "there is no opportunity fire to decide"
-        if v.get("opp"):
-            m = state.units[v["opp"]]
-            who = state.sides[self.enemy_of(m.side)].name
+            return None if m else "there is no opportunity fire to decide"
+        if m is not None:
+            who = state.sides[self._opp_side(state)].name  # type: ignore[index]
             return f"{who} is deciding on opportunity fire at {m.name}"
         if not v.get("active"):
             return "no formation is active"
@@ -261,15 +262,16 @@ class _Activation(_Queries):
 
     def _do_pass(self, ctx: RuleContext, a: Pass) -> None:
         st = ctx.state
-        mover = st.units[st.vars["opp"]]
-        side = self.enemy_of(mover.side)
+        mover = self._opp_mover(st)
+        side = self._opp_side(st)
+        assert mover is not None and side is not None
         ctx.emit(
             "pass",
             side=side,
             target=mover.id,
             result="no fire",
             detail=f"{st.sides[side].name} holds fire at {mover.name}",
-            changes=var_change(opp=None) + state_change(phase="action"),
+            changes=close_opp_window(),
         )
 
     def _do_rally(self, ctx: RuleContext, a: Rally) -> None:

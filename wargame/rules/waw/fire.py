@@ -151,13 +151,13 @@ class _Fire(_Queries):
                 f"{mover.name} moved into {mover.position} in sight and range of "
                 + ", ".join(st.units[f].name for f in firers)
             ),
-            changes=var_change(opp=mover.id) + state_change(phase="opportunity"),
+            changes=open_opp_window(mover),
         )
 
     # -- direct fire: reasons, options ------------------------------------ #
     def _why_not_fire(self, state: GameState, a: Fire) -> str | None:
         v = state.vars
-        opp = bool(v.get("opp")) and not v.get("drawn")
+        opp = opp_window(state) is not None and not v.get("drawn")
         r = self._phase_reason(state, "opp" if opp else "action")
         if r:
             return r
@@ -165,7 +165,8 @@ class _Fire(_Queries):
             u = state.units.get(a.unit) if isinstance(a.unit, str) else None
             if u is None:
                 return f"there is no unit {a.unit!r} in this game"
-            mover = state.units[v["opp"]]
+            mover = self._opp_mover(state)
+            assert mover is not None
             if u.side == mover.side:
                 who = state.sides[self.enemy_of(u.side)].name
                 return (
@@ -237,8 +238,8 @@ class _Fire(_Queries):
         t2 = state.units.get(a.sw_target) if isinstance(a.sw_target, str) else None
         if t2 is None:
             return f"there is no unit {a.sw_target!r} in this game"
-        if opp and t2.id != state.vars.get("opp"):
-            mover = state.units[state.vars["opp"]]
+        mover = self._opp_mover(state) if opp else None
+        if mover is not None and t2.id != mover.id:
             return f"opportunity fire may only target {mover.name}"
         if t2.side == u.side:
             return f"{t2.name} is a friendly unit"
@@ -431,7 +432,7 @@ class _Fire(_Queries):
     # -- resolution: shots, hits, losses ---------------------------------- #
     def _do_fire(self, ctx: RuleContext, a: Fire) -> None:
         st = ctx.state
-        opp = bool(st.vars.get("opp"))
+        opp = opp_window(st) is not None
         u = st.units[a.unit]
         if not opp and not self._begin(ctx, u):
             return

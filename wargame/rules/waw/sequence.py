@@ -33,6 +33,7 @@ from ._common import (
     _Snap,
 )
 from .dice import roll_d6
+from .fire import clear_opp_window, close_opp_window, opp_window
 
 
 class _Sequence(_Queries):
@@ -56,8 +57,8 @@ class _Sequence(_Queries):
             return state.formations[v["drawn"]].side
         if v.get("support"):
             return self.supports[v["support"]].side
-        if v.get("opp"):
-            return self.enemy_of(state.units[v["opp"]].side)
+        if opp_window(state):
+            return self._opp_side(state)
         if v.get("active"):
             return state.formations[v["active"]].side
         return None
@@ -110,16 +111,16 @@ class _Sequence(_Queries):
                 return
             if v.get("drawn") or v.get("support"):
                 return
-            if v.get("opp"):
-                if self._opp_fire_options(self._snap(st), st.units[v["opp"]]):
+            mover = self._opp_mover(st)
+            if mover is not None:
+                if self._opp_fire_options(self._snap(st), mover):
                     return
-                mover = st.units[v["opp"]]
                 ctx.emit(
                     "opportunity_end",
-                    side=self.enemy_of(mover.side),
+                    side=self._opp_side(st),
                     target=mover.id,
                     detail=f"no more opportunity fire at {mover.name}",
-                    changes=var_change(opp=None) + state_change(phase="action"),
+                    changes=close_opp_window(),
                 )
                 continue
             if v.get("active"):
@@ -169,8 +170,8 @@ class _Sequence(_Queries):
                 active=None,
                 acting=None,
                 escort=None,
-                opp=None,
-            ),
+            )
+            + clear_opp_window(),
         )
         self._arrive(ctx)
 
@@ -416,9 +417,8 @@ class _Sequence(_Queries):
             for key in ("mp", "lead_used", "mode_set", "shock"):
                 if key in u.attrs:
                     changes += unit_change(u.id, **{key: None})
-        changes += var_change(
-            drawn=None, active=None, acting=None, escort=None, opp=None, deferred=()
-        )
+        changes += var_change(drawn=None, active=None, acting=None, escort=None)
+        changes += clear_opp_window() + var_change(deferred=())
         # Clean-up (seed 000): remove "In Zone" markers; adjust smoke markers.
         # ASSUMPTION 54: fresh smoke (2) thins (1) at the first clean-up and is gone
         # at the second.
@@ -589,6 +589,6 @@ class _Sequence(_Queries):
                 active=None,
                 acting=None,
                 escort=None,
-                opp=None,
-            ),
+            )
+            + clear_opp_window(),
         )
