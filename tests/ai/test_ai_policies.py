@@ -16,9 +16,9 @@ from wargame.ai import (
     play_until,
     register_policy,
 )
-from wargame.ai.doctrine import assault_win_chance
 from wargame.engine import Decision, Game, RandomPolicy
 from wargame.rules.waw import Activate, Defer, Fire, Pass, Rally
+from wargame.rules.waw.ai.doctrine import assault_win_chance
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rules_waw"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))

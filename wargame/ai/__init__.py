@@ -43,9 +43,7 @@ from collections.abc import Callable
 from typing import Any
 
 from wargame.engine import Policy, RandomPolicy
-
-from .doctrine import DoctrinePolicy
-from .greedy import GreedyPolicy
+from wargame.rules.waw.ai import DoctrinePolicy, GreedyPolicy
 
 __all__ = [
     "DoctrinePolicy",
