@@ -58,7 +58,7 @@ class _Activation(_Queries):
             return f"the chit of {f.name} was drawn: activate or defer it first"
         m = self._opp_mover(state)
         if need == "opp":
-            return None if m else "there is no opportunity fire to decide"
+            return None if m is not None else "there is no opportunity fire to decide"
         if m is not None:
             who = state.sides[self._opp_side(state)].name  # type: ignore[index]
             return f"{who} is deciding on opportunity fire at {m.name}"
