@@ -80,9 +80,7 @@ from .actions import (
 )
 from .activation import _Activation
 from .assault import _Assault
-from .catalog import (
-    Mobility,
-)
+from .catalog import Mobility, unit_catalog
 from .fire import _Fire, opp_window
 from .helpers import _Helpers, unit_odds
 from .movement import _Movement
@@ -164,6 +162,16 @@ class WawRuleset(
         self._odds_token = json.dumps(
             [ov.get("units"), ov.get("terrain")], sort_keys=True
         )
+
+    @classmethod
+    def unit_types(cls) -> list[str]:
+        """Ids of the unit types a scenario may use (``data/units.toml``).
+
+        Examples:
+            >>> "t72" in WawRuleset.unit_types()
+            True
+        """
+        return list(unit_catalog())
 
     # ------------------------------------------------------------------ #
     # legality: one reason function per action (check), mirrored by the

@@ -57,16 +57,6 @@ class _Setup(_Queries):
     HEX_SIZE_M: ClassVar[float]
     _initial: GameState
 
-    @classmethod
-    def unit_types(cls) -> list[str]:
-        """Ids of the unit types a scenario may use (``data/units.toml``).
-
-        Examples:
-            >>> "t72" in WawRuleset.unit_types()
-            True
-        """
-        return list(unit_catalog())
-
     # ------------------------------------------------------------------ #
     # scenario -> initial state
     # ------------------------------------------------------------------ #
