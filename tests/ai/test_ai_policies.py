@@ -14,10 +14,10 @@ from wargame.ai import (
     play_until,
     register_policy,
 )
-from wargame.ai.doctrine import DoctrinePolicy, assault_win_chance
-from wargame.ai.greedy import GreedyPolicy
 from wargame.engine import Decision, Game, RandomPolicy
 from wargame.rules.waw import Activate, Defer, Fire, Pass, Rally
+from wargame.rules.waw.ai.doctrine import DoctrinePolicy, assault_win_chance
+from wargame.rules.waw.ai.greedy import GreedyPolicy
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rules_waw"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))

@@ -10,8 +10,6 @@ from pathlib import Path
 import pytest
 
 from wargame.ai import get_policy
-from wargame.ai.doctrine import DoctrinePolicy
-from wargame.ai.greedy import GreedyPolicy
 from wargame.engine import Decision, Game
 from wargame.rules.waw import (
     Activate,
@@ -24,6 +22,8 @@ from wargame.rules.waw import (
     Pass,
     SetMode,
 )
+from wargame.rules.waw.ai.doctrine import DoctrinePolicy
+from wargame.rules.waw.ai.greedy import GreedyPolicy
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rules_waw"))
 from waw_helpers import activate, game_for, scenario, unit

@@ -12,5 +12,6 @@ from wargame.engine.policy import register_policy
 from wargame.engine.ruleset import register_ruleset
 
 register_ruleset("waw-classic", "wargame.rules.waw.ruleset:WawRuleset")
-register_policy("greedy", "wargame.ai.greedy:GreedyPolicy", ruleset="waw-classic")
-register_policy("doctrine", "wargame.ai.doctrine:DoctrinePolicy", ruleset="waw-classic")
+# World at War's own AI players (wargame/rules/waw/ai/), beside its rules
+for _name, _cls in (("greedy", "GreedyPolicy"), ("doctrine", "DoctrinePolicy")):
+    register_policy(_name, f"wargame.rules.waw.ai:{_cls}", ruleset="waw-classic")

@@ -1,27 +1,32 @@
 """Shared pieces of the World at War game rules: vocabulary, occupancy, queries.
 
-Used by :mod:`.orders` (what is legal), :mod:`.resolution` (what happens) and
-:mod:`.ruleset` (the sequence of play).  Private to the package.
+Used by every mixin of :class:`~.ruleset.WawRuleset`: :mod:`.setup` (scenario ->
+initial state), :mod:`.sequence` (the sequence of play), :mod:`.activation`,
+:mod:`.movement`, :mod:`.fire`, :mod:`.assault` and :mod:`.support` (the action
+families) and :mod:`.helpers` (public read-only helpers).  Private to the
+package.
+
+Rule sections of the shared queries: WaW Stacking, 1.3.3 / 4.0 command range,
+1.3.4.4 recon, 1.3.5 support weapons, 5.0 movement costs (and the seed 000
+bridge units), 6.1.1 weapon reach, 6.1.5 hiding, 7.0 LOS, 9.0 helicopter modes,
+the clean-up smoke markers, HQ leadership.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wargame.engine import (
-    Action,
     GameState,
+    RuleContext,
     RulesetBase,
     Scenario,
     Unit,
     unit_change,
 )
 
-from .actions import (
-    Fire,
-)
 from .board import WawBoard
 from .catalog import (
     Nation,
@@ -36,8 +41,12 @@ from .combat import (
     Strength,
     UnitState,
     check_fire_kind,
-    effective_weapon,
 )
+
+if TYPE_CHECKING:  # pragma: no cover
+    from wargame.engine import Action
+
+    from .combat import HitResult
 
 __all__ = [
     "CHAOS_CHIT",
@@ -178,6 +187,24 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
+_HERE = object()  # _unit_event's default hex_to: the unit's own hex
+
+
+def _unit_event(
+    ctx: RuleContext, kind: str, u: Unit, *, hex_to: Any = _HERE, **kw: Any
+) -> None:
+    """Emit ``kind`` as an event of unit ``u``: its side, formation and id, and
+    its hex as ``hex_to`` unless another one (or None) is given."""
+    ctx.emit(
+        kind,
+        side=u.side,
+        formation=u.formation,
+        unit=u.id,
+        hex_to=u.hex if hex_to is _HERE else hex_to,
+        **kw,
+    )
+
+
 class _Snap:
     """Who is where, built once per state version (see ``WawRuleset._snap``)."""
 
@@ -233,7 +260,7 @@ _ALLOWED = _allowed_pairs()
 
 
 class _Queries(RulesetBase):
-    """Small queries on units and states shared by orders and resolution."""
+    """Small queries on units and states shared by every mixin of the rules."""
 
     # Set by WawRuleset.__init__ from the scenario and the map.
     scenario: Scenario
@@ -248,6 +275,35 @@ class _Queries(RulesetBase):
     catalog: Mapping[str, UnitType]
     supports: dict[str, Support]
     _snap_cache: tuple[GameState, int, _Snap] | None
+
+    if TYPE_CHECKING:  # pragma: no cover
+        # What the mixins of the action families offer each other (declared
+        # here for the type checker; WawRuleset brings them together).
+        # .activation: the phase and the acting unit
+        def _phase_reason(self, state: GameState, need: str) -> str | None: ...
+        def _actor(self, state: GameState, uid: Any) -> tuple[Unit, str | None]: ...
+        def _action_actor(
+            self, state: GameState, uid: Any
+        ) -> tuple[Unit, str | None]: ...
+        def _begin(
+            self, ctx: RuleContext, u: Unit, *, command_check: bool = True
+        ) -> bool: ...
+        def _end_action(self, st: GameState, u: Unit) -> tuple[Any, ...]: ...
+
+        # .fire: the opportunity-fire window, hits and their knock-on
+        def _opp_mover(self, state: GameState) -> Unit | None: ...
+        def _opp_side(self, state: GameState) -> str | None: ...
+        def _opp_fire_options(self, snap: _Snap, mover: Unit) -> list[Action]: ...
+        def _offer_opportunity(self, ctx: RuleContext, mover: Unit) -> None: ...
+        def _hit(
+            self, ctx: RuleContext, t: Unit, hit: HitResult, *, by: str
+        ) -> tuple[bool, bool]: ...
+        def _hq_stack(
+            self, ctx: RuleContext, h: str, side: str, unit_destroyed: bool
+        ) -> None: ...
+
+        # .support: "In Zone" hexes
+        def _in_zone(self, ctx: RuleContext, u: Unit) -> None: ...
 
     # ------------------------------------------------------------------ #
     # small queries
@@ -368,20 +424,6 @@ class _Queries(RulesetBase):
             if bridge is not None and (assault or bridge.side == u.side):
                 return 3.0 if bridge.disrupted else 2.0
         return self.board.move_cost(a, b, i.mobility)
-
-    def _indirect_target(self, x: Unit) -> bool:
-        """ASSUMPTION 49: indirect (HE) fire hits what HE may hit, not helicopters."""
-        tt = self._target_type(x)
-        return ("he", tt) in _ALLOWED and not self.info[x.id].is_helicopter
-
-    def _support_targets(self, snap: _Snap, sup: Support, h: str) -> list[Unit]:
-        """Enemy units at ``h`` the support's fire kind may hit (no helicopters)."""
-        return [
-            x
-            for x in self._combatants(snap, h, self.enemy_of(sup.side))
-            if (sup.weapon, self._target_type(x)) in _ALLOWED
-            and not self.info[x.id].is_helicopter
-        ]
 
     def _high(self, u: Unit) -> bool:
         """A helicopter flying high (WaW 9.0 modes)."""
@@ -577,83 +619,28 @@ class _Queries(RulesetBase):
             cache[key] = hit
         return hit  # type: ignore[no-any-return]
 
-    def _hq_paths(
-        self, snap: _Snap, hq: Unit
-    ) -> Mapping[str, tuple[float, tuple[str, ...]]]:
-        enemy = self.enemy_of(hq.side)
-        enemy_hexes = [
-            h for h, us in snap.at.items() if any(x.side == enemy for x in us)
-        ]
-        return self.board.reachable(
-            hq.position,  # type: ignore[arg-type]
-            self.info[hq.id].mobility,
-            self._mp(hq) - self._spent(hq),
-            enemy_hexes,
-            self._enter_costs(snap.state, hq),
-        )
+    def _spotter(
+        self, st: GameState, spotter: Any, side: Any
+    ) -> tuple[Unit, str | None]:
+        """The unit calling fire for ``side`` (before its line of sight), or why not."""
+        sp = st.units.get(spotter) if isinstance(spotter, str) else None
+        if sp is None:
+            return None, f"there is no unit {spotter!r} in this game"  # type: ignore[return-value]
+        i = self.info[sp.id]
+        if sp.side != side or not (i.is_hq or i.is_recon):
+            # WaW 1.3.4.3 / 1.3.4.4: HQs and recon units call the fire (mortars
+            # and artillery alike).
+            return (
+                sp,
+                f"{sp.name} cannot spot: only a friendly HQ or recon unit calls fire",
+            )
+        if sp.destroyed or sp.position is None or sp.carried_by is not None:
+            return sp, f"{sp.name} is not on the map to spot"
+        if sp.disrupted:
+            return sp, f"{sp.name} is disrupted and cannot call fire"
+        return sp, None
 
-    def _fire_options(
-        self, snap: _Snap, u: Unit, targets: list[Unit], *, moving: bool
-    ) -> list[Action]:
-        """Every legal Fire of ``u`` at ``targets`` (fast mirror of _fire_reason)."""
-        weapons = self._weapons(u)
-        if moving:
-            if self._spent(u) > self._mp(u) / 2:
-                return []
-            weapons = [(k, w) for k, w in weapons if w.fp_underlined]
-        if not weapons:
-            return []
-        lead = self._leader(snap, u) is not None
-        out: list[Action] = []
-        here: str = u.position  # type: ignore[assignment]
-        sw = self._sw(u)
-        for t in targets:
-            tt = self._target_type(t)
-            d = self.board.distance(here, t.position)  # type: ignore[arg-type]
-            seen: bool | None = None
-            for kind, w in weapons:
-                real = sw[1] if kind == "sw" and sw is not None else kind
-                if (real, tt) not in _ALLOWED:
-                    continue
-                # WaW 1.3.4.5: only AA fire keeps its whole range against aircraft.
-                if d > 1 and d - 1 > self._reach(effective_weapon(w, real, tt)):
-                    continue
-                if seen is None:
-                    seen = self._los(snap.state, u, here, t, t.position)  # type: ignore[arg-type]
-                if not seen:
-                    break
-                out.append(Fire(u.id, t.id, kind))
-                if lead:
-                    out.append(Fire(u.id, t.id, kind, True))
-        if sw is not None and sw[0].attaches_to == "infantry":
-            # WaW 1.3.5: infantry fires its SW together with its own weapon, at
-            # the same target or another.
-            sw_targets = [o.target for o in out if o.weapon == "sw" and not o.with_hq]  # type: ignore[attr-defined]
-            if sw_targets:
-                out += [
-                    Fire(o.unit, o.target, o.weapon, o.with_hq, t2)  # type: ignore[attr-defined]
-                    for o in list(out)
-                    if o.weapon != "sw"  # type: ignore[attr-defined]
-                    for t2 in sw_targets
-                ]
-        return out
-
-    def _opp_fire_options(self, snap: _Snap, mover: Unit) -> list[Action]:
-        """WaW 6.2: who may fire at a unit that just moved, and how."""
-        if mover.destroyed or mover.carried_by is not None:
-            return []
-        side = self.enemy_of(mover.side)
-        out: list[Action] = []
-        for u in snap.state.units.values():
-            if (
-                u.side != side
-                or u.destroyed
-                or u.position is None
-                or u.ops_complete
-                or u.disrupted
-                or u.carried_by is not None
-                or u.id in self.hq_ids
-            ):
-                continue
-            out += self._fire_options(snap, u, [mover], moving=False)
-        return out
+    def _terrain_text(self, h: str) -> str:
+        if self.board.is_water(h):
+            return "water: only at a bridge or ferry"
+        return self.board.terrain[h]

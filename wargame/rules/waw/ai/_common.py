@@ -17,6 +17,8 @@ from typing import Any
 
 from wargame.engine import Decision, GameState, RandomPolicy, Unit
 
+from ..fire import opp_window
+
 __all__ = ["SideView", "at", "expected_gain", "tiebreak", "unit_value", "waw_rules"]
 
 #: What a counter is worth to a policy, by unit class (full strength).
@@ -221,7 +223,7 @@ def fire_gain(view: SideView, action: Any) -> float:
     """
     st = view.state
     u, t = st.units[action.unit], st.units[action.target]
-    opp = bool(st.vars.get("opp"))
+    opp = opp_window(st) is not None
     res = view.rules.shot_odds(
         st, u, t, weapons=(action.weapon,), moving=not opp and moving(u)
     )

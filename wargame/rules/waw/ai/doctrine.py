@@ -43,7 +43,8 @@ from math import comb
 from typing import Any
 
 from wargame.engine import Decision, Unit
-from wargame.rules.waw import (
+
+from .. import (
     ASSAULT_TO_HIT,
     Activate,
     Assault,
@@ -61,7 +62,6 @@ from wargame.rules.waw import (
     Rally,
     SetMode,
 )
-
 from ._common import (
     FERRY_DELAY_MP,
     SideView,

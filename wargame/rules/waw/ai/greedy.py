@@ -13,7 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from wargame.engine import Decision
-from wargame.rules.waw import (
+
+from .. import (
     Activate,
     Dismount,
     EndActivation,
@@ -25,7 +26,6 @@ from wargame.rules.waw import (
     Pass,
     Rally,
 )
-
 from ._common import (
     SideView,
     at,

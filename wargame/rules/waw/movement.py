@@ -1,0 +1,659 @@
+"""World at War movement: units, HQs, carriers, bridges, helicopter modes, hiding.
+
+Rule sections: WaW 5.0 (movement points, terrain and road costs, rivers only at
+bridges and ferries), WaW Stacking, hex capture (RULES_NOTES 1.2 FOUND [B]), HQ
+movement (from stack to stack, the risk roll and its exposure), 5.2 carriers
+(mount, dismount), 1.3.4.2 wreck markers, the seed 000 bridge units (MTU-55:
+lay and take up a bridge), 9.0 helicopter modes, 6.1.5 hiding (1.3.4.4: not in
+the sight of enemy recon).  A move may open opportunity fire (6.2, :mod:`.fire`)
+and be attacked in an "In Zone" hex (:mod:`.support`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from wargame.engine import (
+    Action,
+    GameState,
+    RuleContext,
+    Unit,
+    control_change,
+    unit_change,
+    var_change,
+)
+
+from ._common import (
+    BRIDGE_MP,
+    LOAD_MP,
+    STACK_LIMIT,
+    _Queries,
+    _Snap,
+    _unit_event,
+    _word,
+)
+from .actions import (
+    Dismount,
+    Hide,
+    LayBridge,
+    Mount,
+    Move,
+    MoveHQ,
+    RecoverBridge,
+    SetMode,
+)
+from .catalog import (
+    Mobility,
+)
+from .command import Exposure, hq_move_check
+
+
+class _Movement(_Queries):
+    """Movement and the unit actions that go with it (mixin of
+    :class:`~.ruleset.WawRuleset`)."""
+
+    # -- Move ------------------------------------------------------------- #
+    def _why_not_move(self, state: GameState, a: Move) -> str | None:
+        u, r = self._action_actor(state, a.unit)
+        if r:
+            return r
+        i = self.info[u.id]
+        if i.is_hq:
+            return (
+                f"{u.name} is an HQ: it moves with a unit (with_hq) or on its own "
+                "(move_hq)"
+            )
+        if u.carried_by is not None:
+            c = state.units[u.carried_by]
+            return f"{u.name} is aboard {c.name} and moves with it"
+        if i.mobility == Mobility.NONE.value:
+            return f"{u.name} cannot move by itself"
+        return self._move_reason(self._snap(state), u, a.to, a.with_hq)
+
+    def _move_reason(self, snap: _Snap, u: Unit, to: Any, with_hq: bool) -> str | None:
+        st = snap.state
+        if u.attrs.get("deployed"):
+            return f"{u.name} has laid its bridge: take it up first"
+        frm: str = u.position  # type: ignore[assignment]
+        board = self.board
+        if to not in board:
+            return f"{to!r} is not a hex of the map"
+        if to not in board.neighbors[frm]:
+            return f"{to} is not adjacent to {u.name} at {frm}"
+        # WaW 5.0: movement points, terrain and road costs (terrain chart);
+        # deployed MTU-55 bridges (seed 000 bridge units).
+        cost = self._enter_cost(st, u, frm, to)
+        if cost == math.inf:
+            return f"{u.name} cannot enter {to} ({self._terrain_text(to)})"
+        left = self._mp(u) - self._spent(u)
+        if cost > left:
+            return f"{u.name} has {left:g} MP left; entering {to} costs {cost:g}"
+        if snap.combat.get((to, self.enemy_of(u.side))):
+            return f"{to} holds enemy units: assault it instead"
+        if self.info[u.id].light_vehicle and to in st.vars.get("wrecks", ()):
+            # WaW 1.3.4.2: light-armored and unarmored vehicles keep clear of
+            # wreck markers (ASSUMPTION 48: they may not enter a wreck hex).
+            return (
+                f"{u.name} is a light-armored/unarmored vehicle and may not enter "
+                f"the wreck hex {to} (WaW 1.3.4.2)"
+            )
+        # WaW Stacking: at most two units per hex, always.
+        n = snap.count.get((to, u.side), 0) + (1 if self.info[u.id].counts else 0)
+        if n > STACK_LIMIT:
+            return f"stack at {to} would hold {n} units"
+        acting = st.vars.get("acting")
+        hq: Unit | None = None
+        if with_hq:
+            if acting == u.id:
+                return f"{u.name} is already moving; its HQ can only join at the start"
+            hq = self._hq_unit(st, u.formation)
+            if hq is None or hq.destroyed or hq.position != frm:
+                return f"{u.name} has no HQ of its formation in its hex ({frm})"
+            if hq.ops_complete:
+                return f"{hq.name} is Ops Complete"
+        elif acting == u.id and st.vars.get("escort"):
+            hq = st.units[st.vars["escort"]]
+        if hq is not None:
+            # WaW HQs: at most one HQ per hex.
+            other = snap.hq.get(to)
+            if other is not None and other.side == u.side and other.id != hq.id:
+                return f"{to} already holds an HQ ({other.name})"
+        return None
+
+    def _move_options(self, snap: _Snap, u: Unit) -> list[Action]:
+        """Every legal Move of ``u`` (with its HQ too where it may come along)."""
+        st = snap.state
+        uid = u.id
+        fid = u.formation
+        here: str = u.position  # type: ignore[assignment]
+        hq = snap.hq.get(here)
+        may_escort = (
+            st.vars.get("acting") != uid
+            and hq is not None
+            and hq.formation == fid
+            and hq.id == st.formations[fid].hq  # type: ignore[index]
+            and not hq.ops_complete
+        )
+        out: list[Action] = []
+        for nb in self.board.neighbors[here]:
+            if self._move_reason(snap, u, nb, False) is None:
+                out.append(Move(uid, nb))
+                if may_escort and self._move_reason(snap, u, nb, True) is None:
+                    out.append(Move(uid, nb, True))
+        return out
+
+    def _do_move(self, ctx: RuleContext, a: Move) -> None:
+        st = ctx.state
+        u = st.units[a.unit]
+        if not self._begin(ctx, u):
+            return
+        frm: str = u.position  # type: ignore[assignment]
+        to = a.to
+        board = self.board
+        cost = self._enter_cost(st, u, frm, to)
+        mp = self._mp(u)
+        spent = self._spent(u) + cost
+        note = ""
+        if board.ferry_water(to) and not board.ferry_water(frm):
+            spent = max(spent, mp)  # ASSUMPTION: boarding a ferry ends the move
+            note = "; boards the ferry (move ends)"
+        for x in list(st.units.values()):
+            if (
+                x.position == to
+                and x.side != u.side
+                and not x.destroyed
+                and x.id in self.hq_ids
+            ):
+                # ASSUMPTION: an HQ left alone is destroyed when an enemy unit
+                # enters its hex (HQs cannot be attacked, WaW HQ in combat);
+                # logged before the move so no hex ever holds both sides.
+                _unit_event(
+                    ctx,
+                    "hq_captured",
+                    x,
+                    hex_to=to,
+                    result="destroyed",
+                    detail=f"{x.name}, alone at {to}, is overrun by {u.name}",
+                    changes=unit_change(x.id, strength="destroyed"),
+                )
+        changes: list[Any] = list(unit_change(u.id, position=to, mp=spent))
+        changes += self._unhide(u)
+        p = self._passenger(st, u)
+        if p is not None:
+            changes += unit_change(p.id, position=to)
+        escort = st.vars.get("escort") if st.vars.get("acting") == u.id else None
+        if a.with_hq:
+            hq = self._hq_unit(st, u.formation)
+            escort = hq.id if hq is not None else None
+        if escort:
+            changes += unit_change(escort, position=to)
+            note += f"; {st.units[escort].name} moves with it"
+        changes += var_change(acting=u.id, escort=escort)
+        # WaW hex capture (RULES_NOTES 1.2 FOUND [B]): the last side to move
+        # through a hex controls it.
+        captured = st.control.get(to) != u.side
+        if captured:
+            changes += control_change(to, u.side)
+        obj = [name for h, _vp, name in self.objectives if h == to]
+        if captured and obj:
+            note += f"; takes objective {obj[0]}"
+        _unit_event(
+            ctx,
+            "move",
+            u,
+            hex_from=frm,
+            hex_to=to,
+            result="captured" if captured else "moved",
+            detail=(
+                f"{u.name} moves {frm} -> {to} ({cost:g} MP, "
+                f"{max(mp - spent, 0):g} left){note}"
+            ),
+            changes=changes,
+        )
+        self._in_zone(ctx, st.units[u.id])
+        self._offer_opportunity(ctx, st.units[u.id])
+
+    # -- MoveHQ ----------------------------------------------------------- #
+    def _why_not_move_hq(self, state: GameState, a: MoveHQ) -> str | None:
+        u, r = self._action_actor(state, a.hq)
+        if r:
+            return r
+        if not self.info[u.id].is_hq:
+            return f"{u.name} is not an HQ"
+        if state.vars.get("escort") == u.id:
+            mover = state.units[state.vars["acting"]]
+            return f"{u.name} is moving with {mover.name}"
+        snap = self._snap(state)
+        return self._move_hq_reason(snap, u, a.to)
+
+    def _move_hq_reason(self, snap: _Snap, u: Unit, to: Any) -> str | None:
+        # WaW HQ movement: from one friendly stack to another, within its MP.
+        if not snap.combat.get((u.position, u.side)):  # type: ignore[arg-type]
+            return f"{u.name} must start its move stacked with a friendly unit"
+        if to not in self.board:
+            return f"{to!r} is not a hex of the map"
+        if to == u.position:
+            return f"{u.name} is already at {to}"
+        other = snap.hq.get(to)
+        if other is not None:
+            return f"{to} already holds an HQ ({other.name})"
+        if not snap.combat.get((to, u.side)):
+            return f"{u.name} must end its move with friendly units; {to} has none"
+        if to not in self._hq_paths(snap, u):
+            return f"{u.name} cannot reach {to} with {self._mp(u):g} MP"
+        return None
+
+    def _hq_destinations(self, snap: _Snap, hq: Unit) -> list[str]:
+        here = hq.position
+        if not snap.combat.get((here, hq.side)):  # type: ignore[arg-type]
+            return []
+        cands = sorted(
+            h
+            for (h, side), n in snap.combat.items()
+            if side == hq.side and n and h != here and h not in snap.hq
+        )
+        if not cands:
+            return []
+        paths = self._hq_paths(snap, hq)
+        return [h for h in cands if h in paths]
+
+    def _hq_paths(
+        self, snap: _Snap, hq: Unit
+    ) -> Mapping[str, tuple[float, tuple[str, ...]]]:
+        enemy = self.enemy_of(hq.side)
+        enemy_hexes = [
+            h for h, us in snap.at.items() if any(x.side == enemy for x in us)
+        ]
+        return self.board.reachable(
+            hq.position,  # type: ignore[arg-type]
+            self.info[hq.id].mobility,
+            self._mp(hq) - self._spent(hq),
+            enemy_hexes,
+            self._enter_costs(snap.state, hq),
+        )
+
+    def _do_move_hq(self, ctx: RuleContext, a: MoveHQ) -> None:
+        st = ctx.state
+        hq = st.units[a.hq]
+        if not self._begin(ctx, hq, command_check=False):
+            return
+        snap = self._snap(st)
+        cost, path = self._hq_paths(snap, hq)[a.to]
+        frm: str = hq.position  # type: ignore[assignment]
+        changes: list[Any] = list(unit_change(hq.id, position=a.to, mp=cost))
+        changes += self._end_action(st, hq)
+        for h in path[1:]:
+            if st.control.get(h) != hq.side:
+                changes += control_change(h, hq.side)
+        _unit_event(
+            ctx,
+            "hq_move",
+            hq,
+            hex_from=frm,
+            hex_to=a.to,
+            result="moved",
+            detail=(
+                f"{hq.name} moves on its own {frm} -> {a.to} via "
+                f"{' '.join(path[1:-1]) or '(adjacent)'} ({cost:g} MP)"
+            ),
+            changes=changes,
+        )
+        # WaW HQ movement: the risk roll, with the exposure of the path hexes.
+        exposure = [self._exposure(snap, h, hq.side) for h in path]
+        chk = hq_move_check(
+            ctx.rng,
+            start_end_adjacent=self.board.distance(frm, a.to) == 1,
+            path_exposure=exposure,
+            hq_state=self._ustate(hq),
+        )
+        mods = ", ".join(f"{r} {m:+d}" for r, m in chk.modifiers)
+        word = _word(chk.before, chk.after)
+        _unit_event(
+            ctx,
+            "hq_move_check",
+            hq,
+            hex_to=a.to,
+            dice=(chk.die,) if chk.die is not None else None,
+            needed=2,
+            result=word,
+            detail=(
+                f"{hq.name} moved alone: d6 = {chk.die}"
+                + (f" ({mods})" if mods else "")
+                + f" = {chk.total}; 2 or less loses a step: {word}"
+            ),
+            changes=(
+                unit_change(hq.id, strength=chk.after.strength.value)
+                if chk.after != chk.before
+                else ()
+            ),
+        )
+
+    def _exposure(self, snap: _Snap, h: str, side: str) -> Exposure:
+        """WaW HQ movement (b)/(c): is ``h`` in enemy LOS and weapon range?
+
+        ASSUMPTION: "in range of their guns" = within the longest reach of any
+        of the enemy unit's weapons (2x range unless underlined; adjacent always);
+        "under cover" = terrain with defence dice.
+        """
+        for u in snap.state.units.values():
+            if (
+                u.side == side
+                or u.destroyed
+                or u.position is None
+                or u.carried_by is not None
+                or u.id in self.hq_ids
+            ):
+                continue
+            d = self.board.distance(u.position, h)  # type: ignore[arg-type]
+            reach = max((self._reach(w) for _k, w in self._weapons(u)), default=-1)
+            if d == 0 or (d > 1 and d - 1 > reach) or (d > 1 and reach < 0):
+                continue
+            if self._high(u) or self._ground_los(snap.state, u.position, h):  # type: ignore[arg-type]
+                return (
+                    Exposure.COVER if self.board.defence_dice(h) > 0 else Exposure.OPEN
+                )
+        return Exposure.NONE
+
+    # -- Mount, Dismount (WaW 5.2 carriers) ------------------------------- #
+    def _why_not_mount(self, state: GameState, a: Mount) -> str | None:
+        u, r = self._action_actor(state, a.unit)
+        if r:
+            return r
+        if u.carried_by is not None:
+            return f"{u.name} is already aboard {state.units[u.carried_by].name}"
+        if not self.info[u.id].is_infantry:
+            return f"{u.name} is not infantry and cannot board a carrier"
+        c = state.units.get(a.carrier) if isinstance(a.carrier, str) else None
+        if c is None:
+            return f"there is no unit {a.carrier!r} in this game"
+        return self._mount_reason(state, u, c)
+
+    def _mount_reason(self, state: GameState, u: Unit, c: Unit) -> str | None:
+        # WaW 5.2: carriers (movement in a circle) carry one infantry platoon.
+        if c.side != u.side or not self.info[c.id].is_carrier:
+            return f"{c.name} is not a friendly carrier"
+        if c.destroyed:
+            return f"{c.name} is destroyed"
+        if c.position != u.position:
+            return f"{c.name} is at {c.position}, not in {u.name}'s hex {u.position}"
+        p = self._passenger(state, c)
+        if p is not None:
+            return f"{c.name} already carries {p.name}"
+        left = self._mp(c) - self._spent(c)
+        if left < LOAD_MP:
+            # ASSUMPTION 57: loading takes 1 MP of the carrier's movement.
+            return f"{c.name} has {left:g} MP left; loading costs it {LOAD_MP:g}"
+        return None
+
+    def _mount_options(self, snap: _Snap, u: Unit) -> list[Action]:
+        """Every carrier in its hex the infantry platoon ``u`` may board."""
+        return [
+            Mount(u.id, c.id)
+            for c in snap.units(u.position)  # type: ignore[arg-type]
+            if c.id != u.id and self._mount_reason(snap.state, u, c) is None
+        ]
+
+    def _why_not_dismount(self, state: GameState, a: Dismount) -> str | None:
+        u, r = self._action_actor(state, a.unit)
+        if r:
+            return r
+        if u.carried_by is None:
+            return f"{u.name} is not aboard a carrier"
+        return self._dismount_reason(self._snap(state), u)
+
+    def _dismount_reason(self, snap: _Snap, u: Unit) -> str | None:
+        h: str = u.position  # type: ignore[assignment]
+        if self.board.is_water(h):
+            return f"{u.name} cannot dismount on the water at {h}"
+        # WaW Stacking: carrier and passengers count as one; apart, as two.
+        n = snap.count.get((h, u.side), 0) + 1
+        if n > STACK_LIMIT:
+            return f"stack at {h} would hold {n} units"
+        return None
+
+    def _do_mount(self, ctx: RuleContext, a: Mount) -> None:
+        st = ctx.state
+        u = st.units[a.unit]
+        if not self._begin(ctx, u):
+            return
+        c = st.units[a.carrier]
+        # ASSUMPTION 34: boarding is the platoon's action (Ops Complete); the
+        # carrier may still move it this activation, with 1 MP less
+        # (ASSUMPTION 57: loading costs the carrier 1 MP).
+        _unit_event(
+            ctx,
+            "mount",
+            u,
+            target=c.id,
+            result="aboard",
+            detail=f"{u.name} boards {c.name} at {u.position}",
+            changes=(
+                *unit_change(u.id, carried_by=c.id),
+                *unit_change(c.id, mp=self._spent(c) + LOAD_MP),
+                *self._unhide(u),
+                *self._end_action(st, u),
+            ),
+        )
+
+    def _do_dismount(self, ctx: RuleContext, a: Dismount) -> None:
+        st = ctx.state
+        u = st.units[a.unit]
+        if not self._begin(ctx, u):
+            return
+        c = st.units[u.carried_by]  # type: ignore[index]
+        # ASSUMPTION 34: dismounting is the platoon's action (Ops Complete);
+        # ASSUMPTION 57: it takes 1 MP of what the carrier has left.
+        spent = min(self._spent(c) + LOAD_MP, self._mp(c))
+        _unit_event(
+            ctx,
+            "dismount",
+            u,
+            target=c.id,
+            result="dismounted",
+            detail=f"{u.name} dismounts from {c.name} at {u.position}",
+            changes=(
+                *unit_change(u.id, carried_by=None),
+                *unit_change(c.id, mp=spent),
+                *self._end_action(st, u),
+            ),
+        )
+
+    # -- MTU-55 bridges (seed 000 bridge units) ------------------------- #
+    def _why_not_lay(self, state: GameState, a: LayBridge) -> str | None:
+        u, r = self._action_actor(state, a.unit)
+        if r:
+            return r
+        return self._lay_reason(u)
+
+    def _lay_reason(self, u: Unit) -> str | None:
+        # Seed 000 bridge units: the MTU-55 lays its span on a river/stream hex
+        # for 2 MP.
+        if not self.info[u.id].is_bridge_layer:
+            return f"{u.name} is not a bridge layer"
+        if u.attrs.get("deployed"):
+            return f"{u.name} has already laid its bridge"
+        if u.disrupted:
+            # ASSUMPTION 56: a disrupted bridge layer cannot lay its bridge.
+            return f"{u.name} is disrupted and cannot lay its bridge"
+        h: str = u.position  # type: ignore[assignment]
+        if not self._bridgeable(self.board, h):
+            return (
+                f"{u.name} is at {h} ({self.board.terrain[h]}), not on a river or "
+                "stream hex: bridges are laid on water"
+            )
+        left = self._mp(u) - self._spent(u)
+        if left < BRIDGE_MP:
+            return f"{u.name} has {left:g} MP left; laying the bridge costs 2"
+        return None
+
+    def _why_not_recover(self, state: GameState, a: RecoverBridge) -> str | None:
+        u, r = self._action_actor(state, a.unit)
+        if r:
+            return r
+        return self._recover_reason(state, u)
+
+    def _recover_reason(self, state: GameState, u: Unit) -> str | None:
+        if not u.attrs.get("deployed"):
+            return f"{u.name} has no bridge laid"
+        if u.disrupted:
+            return f"{u.name} is disrupted and cannot take its bridge up"
+        others = [
+            x
+            for x in self._snap(state).units(u.position)  # type: ignore[arg-type]
+            if x.id != u.id
+        ]
+        if others:
+            # ASSUMPTION 56: not while units stand on the bridge.
+            return f"{others[0].name} is on the bridge at {u.position}"
+        left = self._mp(u) - self._spent(u)
+        if left < BRIDGE_MP:
+            return f"{u.name} has {left:g} MP left; taking the bridge up costs 2"
+        return None
+
+    def _bridge_options(self, st: GameState, u: Unit) -> list[Action]:
+        """LayBridge / RecoverBridge for a bridge layer, where legal."""
+        out: list[Action] = []
+        if self._lay_reason(u) is None:
+            out.append(LayBridge(u.id))
+        if self._recover_reason(st, u) is None:
+            out.append(RecoverBridge(u.id))
+        return out
+
+    def _do_lay(self, ctx: RuleContext, a: LayBridge) -> None:
+        st = ctx.state
+        u = st.units[a.unit]
+        if not self._begin(ctx, u):
+            return
+        # Seed 000: laying the bridge costs 2 MP.  ASSUMPTION 56: it is the layer's
+        # action (Ops Complete); the hex is crossable from the next move on.
+        _unit_event(
+            ctx,
+            "bridge",
+            u,
+            result="laid",
+            detail=(
+                f"{u.name} lays its bridge at {u.position} (2 MP): crossing costs "
+                "2 MP, 3 while the bridge is disrupted"
+            ),
+            changes=(
+                *unit_change(u.id, deployed=True, mp=self._spent(u) + BRIDGE_MP),
+                *self._end_action(st, u),
+            ),
+        )
+
+    def _do_recover(self, ctx: RuleContext, a: RecoverBridge) -> None:
+        st = ctx.state
+        u = st.units[a.unit]
+        if not self._begin(ctx, u):
+            return
+        # Seed 000: taking the bridge up costs 2 MP; the layer may move on.
+        _unit_event(
+            ctx,
+            "bridge",
+            u,
+            result="taken up",
+            detail=f"{u.name} takes its bridge up at {u.position} (2 MP)",
+            changes=unit_change(u.id, deployed=None, mp=self._spent(u) + BRIDGE_MP)
+            + var_change(acting=u.id, escort=None),
+        )
+
+    # -- helicopter modes (WaW 9.0) ---------------------------------------- #
+    def _why_not_set_mode(self, state: GameState, a: SetMode) -> str | None:
+        u, r = self._action_actor(state, a.unit)
+        if r:
+            return r
+        return self._set_mode_reason(u, a.mode)
+
+    def _set_mode_reason(self, u: Unit, mode: Any) -> str | None:
+        # WaW 9.0 (seed 000 Helicopters): two modes, one per side of the counter.
+        if not self.info[u.id].is_helicopter:
+            return f"{u.name} is not a helicopter: only helicopters have modes"
+        if mode not in ("low", "high"):
+            return f"unknown mode {mode!r}: use 'low' or 'high'"
+        if u.attrs.get("mode", "low") == mode:
+            return f"{u.name} is already in {mode} mode"
+        if u.attrs.get("mode_set"):
+            # ASSUMPTION 42: one change of mode per activation.
+            return f"{u.name} has already changed mode this turn"
+        return None
+
+    def _mode_options(self, u: Unit) -> list[Action]:
+        """The mode change a helicopter may make now."""
+        return [
+            SetMode(u.id, mode)
+            for mode in ("low", "high")
+            if self._set_mode_reason(u, mode) is None
+        ]
+
+    def _do_set_mode(self, ctx: RuleContext, a: SetMode) -> None:
+        st = ctx.state
+        u = st.units[a.unit]
+        if not self._begin(ctx, u):
+            return
+        # WaW 9.0: the helicopter turns its counter to the other mode side.
+        # ASSUMPTION 42: changing mode costs no MP and is part of the helicopter's
+        # action (it may still move and fire); popping up to high mode in enemy
+        # sight and range opens opportunity fire like a move.
+        _unit_event(
+            ctx,
+            "mode",
+            u,
+            result=a.mode,
+            detail=(
+                f"{u.name} goes to {a.mode} mode "
+                + (
+                    "(flying above the terrain)"
+                    if a.mode == "high"
+                    else "(nap of the earth)"
+                )
+            ),
+            changes=unit_change(u.id, mode=None if a.mode == "low" else "high")
+            + unit_change(u.id, mode_set=True)
+            + var_change(acting=u.id, escort=None),
+        )
+        self._offer_opportunity(ctx, st.units[u.id])
+
+    # -- hiding (WaW 6.1.5) ----------------------------------------------- #
+    def _why_not_hide(self, state: GameState, a: Hide) -> str | None:
+        u, r = self._action_actor(state, a.unit)
+        if r:
+            return r
+        return self._hide_reason(state, u)
+
+    def _hide_reason(self, state: GameState, u: Unit) -> str | None:
+        # WaW 6.1.5 hiding (procedure assumed, see _Queries._hidden).
+        i = self.info[u.id]
+        if i.is_hq or i.is_helicopter:
+            return f"{u.name} cannot hide (HQs and helicopters do not)"
+        if u.carried_by is not None:
+            return f"{u.name} is aboard {state.units[u.carried_by].name}"
+        if u.attrs.get("hiding"):
+            return f"{u.name} is already hiding"
+        if state.vars.get("acting") == u.id or self._spent(u) > 0:
+            return f"{u.name} has moved this turn and cannot hide"
+        h: str = u.position  # type: ignore[assignment]
+        if self.board.defence_dice(h) <= 0:
+            return f"{u.name} has no cover to hide in at {h} ({self.board.terrain[h]})"
+        rec = self._recon_watching(state, u.side, h)
+        if rec is not None:
+            # WaW 1.3.4.4: units in the LOS of enemy recon cannot hide.
+            return f"{u.name} is watched by {rec.name} and cannot hide (WaW 1.3.4.4)"
+        return None
+
+    def _do_hide(self, ctx: RuleContext, a: Hide) -> None:
+        st = ctx.state
+        u = st.units[a.unit]
+        if not self._begin(ctx, u):
+            return
+        # WaW 6.1.5 (ASSUMPTION 50 on the procedure, see _hidden): hiding is the
+        # unit's action; it lasts until the unit moves, fires or assaults.
+        _unit_event(
+            ctx,
+            "hide",
+            u,
+            result="hiding",
+            detail=f"{u.name} hides at {u.position} ({self.board.terrain[u.hex]})",  # type: ignore[index]
+            changes=(*unit_change(u.id, hiding=True), *self._end_action(st, u)),
+        )
