@@ -343,6 +343,29 @@ class WawRuleset(
             return f"{n(action.unit)} boards {n(action.carrier)}"
         if isinstance(action, Dismount):
             return f"{n(action.unit)} dismounts"
+        if isinstance(action, IndirectFire):  # mortars through a spotter
+            return (
+                f"{n(action.unit)} fires indirectly at {action.hex}, spotted by "
+                f"{n(action.spotter)}"
+            )
+        if isinstance(action, CallSupport | HoldSupport):  # off-map support (1.7)
+            sup = self.supports.get(action.support)
+            name = sup.name if sup is not None else repr(action.support)
+            if isinstance(action, HoldSupport):
+                return f"hold {name} for later"
+            what = "smoke" if action.smoke else "a fire mission"
+            return (
+                f"call {name}: {what} on {action.hex}, spotted by "
+                f"{n(action.spotter)}"
+            )
+        if isinstance(action, LayBridge):
+            return f"{n(action.unit)} lays its bridge"
+        if isinstance(action, RecoverBridge):
+            return f"{n(action.unit)} takes up its bridge"
+        if isinstance(action, Hide):
+            return f"{n(action.unit)} hides"
+        if isinstance(action, SetMode):
+            return f"{n(action.unit)} flies {action.mode}"
         if isinstance(action, EndActivation):
             return "end the formation's action phase"
         if isinstance(action, Pass):
