@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.wargame-installed
 PYTEST_ARGS ?=
 
-.PHONY: help venv lab lab-headless classroom test lint unit notebooks bench bench-los map clean
+.PHONY: help venv lab lab-headless classroom test lint typecheck unit notebooks bench bench-los map clean
 
 help:
 	@echo "make lab        create/refresh .venv and open JupyterLab on notebooks/01_quickstart.ipynb"
@@ -30,6 +30,10 @@ classroom: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
+# strict for wargame.engine, wargame.rules and wargame.testing (pyproject.toml)
+typecheck: $(STAMP)
+	$(BIN)/mypy wargame
+
 unit: $(STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
@@ -39,6 +43,7 @@ notebooks: $(STAMP)
 test: $(STAMP)
 	@scripts/system-deps.sh
 	$(MAKE) --no-print-directory lint
+	$(MAKE) --no-print-directory typecheck
 	$(MAKE) --no-print-directory unit
 	$(MAKE) --no-print-directory notebooks
 

@@ -100,10 +100,10 @@ looks west to east across the plateau, then we ask what a shot at the M60s would
 view.pick_target("US-M1")      # as a click on the enemy stack
 print(view.los_result.explain())
 print(f"{len(view.visible_hexes)} hexes in its line of sight")"""),
-    code("""from wargame.render.game import fire_odds, fire_ranges
+    code("""from wargame.render.game import odds_table, unit_reach
 
-print("reach (hex distance):", fire_ranges(game, "SU-T1"))
-fire_odds(game, "SU-T1", "US-M1").style.format("{:.1%}", subset=["no effect", "disrupted", "reduced", "destroyed"], na_rep="")"""),
+print("reach (m):", [(r.label, r.metres) for r in unit_reach(game, "SU-T1")])
+odds_table(game, "SU-T1", "US-M1").style.format("{:.1%}", subset=["no effect", "disrupted", "reduced", "destroyed"], na_rep="")"""),
     md("""## Stepping
 `view.step()` is the **Step** button: the side to move lets its policy (here the random
 one) choose a legal action. The map, the dice, the cup and the log follow; `game.log` is a

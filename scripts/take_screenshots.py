@@ -45,7 +45,7 @@ MAX_BYTES = 300_000
 
 GAME_SCENE = """
 from wargame.engine.scenario import available_scenarios
-from wargame.render.game import fire_odds, fire_ranges
+from wargame.render.game import odds_table, unit_reach
 from wargame.ui import ClassroomApp
 
 name = "remagen_linz_crossing"
@@ -60,14 +60,16 @@ g = view.game
 def shots():
     units = [u for u in g.state.units.values() if not u.destroyed and u.hex]
     for a in units:
-        reach = fire_ranges(g, a.id)
-        if reach is None:
+        reach = unit_reach(g, a.id)
+        if not reach:
             continue
+        longest = round(reach[-1].metres / g.map.hex_size_m)
         for t in units:
             d = g.map.grid.distance(a.hex, t.hex)
-            if t.side != a.side and 2 < d <= reach.extended:
+            if t.side != a.side and 2 < d <= longest:
                 if g.map.los(a.hex, t.hex).visible:
-                    if (fire_odds(g, a.id, t.id)["note"] == "").any():
+                    f = odds_table(g, a.id, t.id)
+                    if f is not None and (f["note"] == "").any():
                         yield a.id, t.id
 
 attacker, target = next(shots())

@@ -110,8 +110,10 @@ def test_click_a_unit_draws_normal_and_extended_range_rings(view):
         f["properties"]["ring"]: f["properties"]["hexes"]
         for f in view.rings_layer.data["features"]
     }
-    assert rings == {"normal": 9, "extended": 17}
-    assert "normal range to 9 hexes, extended to 17" in view.unit_info.value
+    # WaW 6.1.1: the T-72 reaches 1350 m / 2550 m = 9 / 17 hexes of 150 m
+    assert rings == {"normal range": 9, "extended range": 17}
+    assert "normal range 9 hexes (1350 m)" in view.unit_info.value
+    assert "extended range 17 hexes (2550 m)" in view.unit_info.value
 
 
 def test_clicking_a_stack_again_cycles_through_its_units(view):
@@ -277,9 +279,32 @@ def test_log_filters_by_turn_side_and_unit(view):
     assert ((df["unit"] == "SU-T1") | (df["target"] == "SU-T1")).all()
 
 
-def test_cup_panel_follows_the_draws(view):
+def test_one_tab_per_panel_of_the_rule_system(view):
+    titles = [p.title for p in view.game.ruleset.panels(view.game.state, None)]
+    assert list(view.panel_titles) == titles == ["Chit cup"]
+    assert view.tabs.titles[-1] == "Chit cup"
+    assert view.tabs.children[-1] is view.panels[0]
     cup = view.game.state.decks["cup"]
-    assert f"<b>cup</b> ({len(cup)})" in view.cup.value
+    assert f"<b>cup</b> ({len(cup)})" in view.panels[0].value
+    for _ in range(5):
+        view.step()
+        cup = view.game.state.decks["cup"]
+        assert f"<b>cup</b> ({len(cup)})" in view.panels[0].value
+
+
+def test_no_panels_no_panel_tab(monkeypatch):
+    g = new_game()
+    monkeypatch.setattr(g.ruleset, "panels", lambda state, side: ())
+    v = GameView(g)
+    assert v.panel_titles == () and v.panels == []
+    assert len(v.tabs.children) == 3
+
+
+def test_a_rule_system_without_odds_says_so(view, monkeypatch):
+    monkeypatch.setattr(view.game.ruleset, "odds_table", lambda *a: None)
+    view.click_hex("H17")
+    view.click_hex("N17")
+    assert "no odds for this rule system" in view.odds.value
 
 
 def test_game_view_method_returns_a_game_view():
@@ -398,3 +423,22 @@ def test_steps_redraw_the_sight_line_only_when_a_unit_moved(view, monkeypatch):
         assert len(drawn) == (before != after)  # no move: no new profile
         drawn.clear()
         assert "Exact odds" in view.odds.value  # the odds follow every step
+
+
+def test_unit_layer_draws_point_stacks_and_clicks_their_hex():
+    from wargame.engine import Point
+    from wargame.ui.layers import UnitLayer
+
+    g = new_game()
+    st = g.state.copy()
+    x, y = g.map.hex_center("K12")
+    st.units["SU-T1"].position = Point(float(x) + 10.0, float(y))
+    clicked: list[str] = []
+    layer = UnitLayer(on_click=clicked.append)
+    stacks = unit_stacks(g, st)
+    layer.update(stacks)
+    (s,) = [s for s in stacks if s.point is not None]
+    assert layer.stacks[s.key] is s and "H17" in layer.stacks  # SU-HQ1 stays
+    assert layer.marker_at(s.key).location == pytest.approx((s.lat, s.lon))
+    layer.click(s.key)
+    assert clicked == ["K12"]

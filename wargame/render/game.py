@@ -4,7 +4,9 @@ Everything here reads a :class:`~wargame.engine.Game` (and optionally another
 :class:`~wargame.engine.GameState` of it, e.g. a replayed one) and returns plain
 data or HTML strings; nothing imports a widget library.  Rule questions (weapon
 ranges, odds, whether an action is legal) are asked of the rule system through
-its public functions, never answered here.
+its hooks (:mod:`wargame.engine.present`: ``unit_look``, ``unit_reach``,
+``odds_table``, ``panels``), never answered here; nothing here names a rule
+system.
 
 Examples:
     >>> from wargame.engine import Game
@@ -12,8 +14,10 @@ Examples:
     >>> stacks = {s.hex: s for s in unit_stacks(game)}
     >>> stacks["N17"].units, stacks["N17"].side
     (('US-M1', 'US-HQ'), 'nato')
-    >>> fire_ranges(game, "SU-T1")              # T-72: printed range 8 (WaW 6.1.1)
-    FireRanges(normal=9, extended=17)
+    >>> [(r.label, r.metres) for r in unit_reach(game, "SU-T1")]
+    [('normal range', 1350.0), ('extended range', 2550.0)]
+    >>> [title for title, _ in panels_html(game)]
+    ['Chit cup']
     >>> "<table" in log_table_html(game.log)
     True
 """
@@ -23,33 +27,38 @@ from __future__ import annotations
 import html
 import weakref
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from functools import lru_cache
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .symbols import NATION_COLOURS, side_colour, symbol_kind, unit_svg
+from wargame.engine.present import Panel, PanelItem, Reach, UnitLook
+
+from .symbols import SYMBOL_KINDS, side_colour, symbol_kind, unit_svg
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-    from wargame.engine import Action, Game, GameState, Unit
+    from wargame.engine import Action, Game, GameState, Point, Unit
 
 __all__ = [
-    "FireRanges",
+    "Reach",
     "Stack",
     "UnitLook",
     "actions_involving",
-    "cup_html",
     "dice_html",
     "dice_svg",
-    "fire_odds",
-    "fire_odds_html",
-    "fire_ranges",
     "last_rolls",
     "log_table_html",
+    "odds_html",
+    "odds_table",
+    "panel_html",
+    "panels_html",
+    "reach_hexes",
+    "reach_rings_geojson",
     "status_html",
     "unit_looks",
+    "unit_reach",
     "unit_stacks",
+    "units_by_point",
     "units_html",
 ]
 
@@ -93,102 +102,77 @@ def _isna(value: Any) -> bool:
 # --------------------------------------------------------------------------- #
 
 
-@dataclass(frozen=True)
-class UnitLook:
-    """How a unit is drawn: role icon, counter colour and type name."""
-
-    kind: str
-    colour: str
-    type_name: str
-    nation: str | None = None
+def _side_colours(state: GameState) -> dict[str, str]:
+    return {sid: side_colour(i) for i, sid in enumerate(state.sides)}
 
 
-def _is_waw(game: Game) -> bool:
-    return str(getattr(game.ruleset, "id", "")).startswith("waw")
+def _resolved(look: UnitLook, colour: str) -> UnitLook:
+    """A look with a drawable icon kind and a concrete colour."""
+    symbol = look.symbol if look.symbol in SYMBOL_KINDS else symbol_kind(look.symbol)
+    if symbol == look.symbol and look.colour is not None:
+        return look
+    return replace(look, symbol=symbol, colour=look.colour or colour)
 
 
-def unit_looks(game: Game) -> dict[str, UnitLook]:
-    """Role icon and counter colour of every unit of a game.
+def unit_looks(game: Game, state: GameState | None = None) -> dict[str, UnitLook]:
+    """How the rule system draws every unit of a state (its ``unit_look`` hook).
 
-    World at War units take the nation colour of their counter (US green, Soviet
-    red, West German grey, British beige) and the icon of their unit class; units
-    of other rule systems take a colour per side and the icon their ``unit_class``
-    column (if any) suggests.
+    The looks are made drawable: ``colour`` is never ``None`` (a unit the rule
+    system gives no colour takes its side's, :func:`~.symbols.side_colour`) and
+    ``symbol`` is one of :data:`~.symbols.SYMBOL_KINDS` (other words go through
+    :func:`~.symbols.symbol_kind`).
+
+    Args:
+        game: the game (its rule system answers).
+        state: the state to draw (default: the game's current state).
     """
-    sides = list(game.state.sides)
-    classes: Mapping[str, Any] = {}
-    if not _is_waw(game):
-        try:
-            classes = game.ruleset.unit_columns(game.state).get("unit_class", {})
-        except Exception:
-            classes = {}
-    out: dict[str, UnitLook] = {}
-    for uid, u in game.state.units.items():
-        colour = side_colour(sides.index(u.side) if u.side in sides else 0)
-        if _is_waw(game):
-            from wargame.rules.waw import get_unit
+    state = game.state if state is None else state
+    colours = _side_colours(state)
+    hook = game.ruleset.unit_look
+    return {
+        uid: _resolved(hook(state, u), colours.get(u.side, side_colour(0)))
+        for uid, u in state.units.items()
+    }
 
-            try:
-                t = get_unit(u.type)
-            except KeyError:
-                out[uid] = UnitLook("unknown", colour, u.type)
-                continue
-            nation = t.nation.value
-            out[uid] = UnitLook(
-                symbol_kind(t.unit_class.value),
-                NATION_COLOURS.get(nation, colour),
-                t.name,
-                nation,
-            )
-        else:
-            out[uid] = UnitLook(symbol_kind(classes.get(uid)), colour, u.type)
-    return out
+
+def _fallback_look(u: Unit) -> UnitLook:
+    return UnitLook("unknown", side_colour(0), u.type)
 
 
 class Stack(NamedTuple):
-    """The units in one hex, as one marker.
+    """The units at one place (a hex or a free point), as one marker.
 
     Attributes:
-        hex: the hex label.
-        lon, lat: the hex centre.
-        units: unit ids, the top (shown) unit first: combat units, then HQs,
-            then passengers.
+        hex: the hex label; for units at a free point, the hex the point lies in
+            (``None`` off the hex grid).
+        lon, lat: where the marker stands: the hex centre, or the point.
+        units: unit ids, the top (shown) unit first, in the rule system's
+            stacking order (:attr:`UnitLook.rank`).
         side: the side of the top unit.
         svg: the symbol of the top unit with the stack's size.
         title: a tooltip naming every unit and its state.
+        point: the free point (map metres) of a point stack, else ``None``.
     """
 
-    hex: str
+    hex: str | None
     lon: float
     lat: float
     units: tuple[str, ...]
     side: str
     svg: str
     title: str
+    point: Point | None = None
 
-
-def _rank(u: Unit, looks: Mapping[str, UnitLook]) -> tuple[int, str]:
-    if u.carried_by is not None:
-        return (2, u.id)
-    if looks[u.id].kind == "hq":
-        return (1, u.id)
-    return (0, u.id)
-
-
-def unit_state_words(u: Unit) -> str:
-    """``"reduced, disrupted, Ops Complete"`` style words (``"full"`` if none)."""
-    words = [] if u.strength in ("full", None) else [str(u.strength)]
-    if u.disrupted:
-        words.append("disrupted")
-    if u.ops_complete:
-        words.append("Ops Complete")
-    if u.carried_by is not None:
-        words.append(f"aboard {u.carried_by}")
-    return ", ".join(words) or "full"
+    @property
+    def key(self) -> str:
+        """What tells stacks apart: the hex label, or ``"@x,y"`` for a point."""
+        if self.point is not None:
+            return f"@{self.point.x:g},{self.point.y:g}"
+        return str(self.hex)
 
 
 def units_by_hex(state: GameState) -> dict[str, list[Unit]]:
-    """Units in play per hex (destroyed and off-map units left out)."""
+    """Units in play per hex (destroyed, off-map and point units left out)."""
     out: dict[str, list[Unit]] = {}
     for u in state.units.values():
         h = u.hex
@@ -198,13 +182,58 @@ def units_by_hex(state: GameState) -> dict[str, list[Unit]]:
     return out
 
 
-def _unit_markers(game: Game, state: GameState) -> Mapping[str, str]:
-    """The rule system's ``markers`` words per unit (helicopter mode...), if any."""
+def units_by_point(state: GameState) -> dict[Point, list[Unit]]:
+    """Units in play per free point (units in hexes or off the map left out)."""
+    from wargame.engine import Point
+
+    out: dict[Point, list[Unit]] = {}
+    for u in state.units.values():
+        p = u.position
+        if not isinstance(p, Point) or u.destroyed:
+            continue
+        out.setdefault(p, []).append(u)
+    return out
+
+
+def _unit_words(look: UnitLook) -> str:
+    """State words and markers of a unit for a tooltip."""
+    return ", ".join((look.state_text, *look.markers))
+
+
+def _point_hex(m: Any, p: Point) -> str | None:
     try:
-        marks = game.ruleset.unit_columns(state).get("markers", {})
-    except Exception:  # a rule system without unit columns
-        return {}
-    return {k: str(v) for k, v in marks.items() if v}
+        return str(m.hex_at_xy(float(p.x), float(p.y)))
+    except (ValueError, AttributeError):
+        return None
+
+
+def _stack(
+    where: str,
+    hex_label: str | None,
+    lonlat: tuple[float, float],
+    units: list[Unit],
+    looks: Mapping[str, UnitLook],
+    point: Point | None = None,
+) -> Stack:
+    got = {u.id: looks.get(u.id) or _fallback_look(u) for u in units}
+    units.sort(key=lambda u: (got[u.id].rank, u.id))
+    top = units[0]
+    look = got[top.id]
+    svg = unit_svg(
+        look.symbol,
+        look.colour or side_colour(0),
+        reduced=look.reduced,
+        suppressed=look.suppressed,
+        spent=look.spent,
+        stack=len(units),
+    )
+    title = f"{where}: " + "; ".join(
+        f"{u.name} ({_unit_words(got[u.id])})" for u in units
+    )
+    lon, lat = lonlat
+    return Stack(
+        hex_label, lon, lat, tuple(u.id for u in units), top.side, svg, title, point
+    )
 
 
 def unit_stacks(
@@ -212,39 +241,35 @@ def unit_stacks(
     state: GameState | None = None,
     looks: Mapping[str, UnitLook] | None = None,
 ) -> list[Stack]:
-    """One :class:`Stack` per occupied hex, sorted by hex label.
+    """One :class:`Stack` per occupied hex (sorted by label), then one per
+    occupied free point (sorted by x, y).
+
+    Units standing at a free :class:`~wargame.engine.Point` (map metres) are
+    grouped by identical point and drawn at ``m.to_lonlat(x, y)``.
 
     Args:
-        game: the game (its map places the hexes).
+        game: the game (its map places the hexes and points).
         state: the state to draw (default: the game's current state; pass
             ``game.state_for(side)`` to hide what that side cannot see, or a
             replayed state).
-        looks: unit looks (default: :func:`unit_looks`).
+        looks: unit looks (default: :func:`unit_looks` of ``state``).
     """
     state = game.state if state is None else state
-    looks = unit_looks(game) if looks is None else looks
-    where = hex_lonlat(game.map)
-    marks = _unit_markers(game, state)
-    out = []
-    for h, units in sorted(units_by_hex(state).items()):
-        units.sort(key=lambda u: _rank(u, looks))
-        top = units[0]
-        look = looks.get(top.id) or UnitLook("unknown", side_colour(0), top.type)
-        svg = unit_svg(
-            look.kind,
-            look.colour,
-            reduced=top.strength == "reduced",
-            disrupted=top.disrupted,
-            ops_complete=top.ops_complete,
-            stack=len(units),
+    looks = unit_looks(game, state) if looks is None else looks
+    m = game.map
+    where = hex_lonlat(m)
+    out = [
+        _stack(h, h, where[h], units, looks)
+        for h, units in sorted(units_by_hex(state).items())
+    ]
+    points = units_by_point(state)
+    for p in sorted(points, key=lambda p: (p.x, p.y)):
+        lon, lat = m.to_lonlat(float(p.x), float(p.y))
+        h = _point_hex(m, p)
+        label = f"{p.x:.0f} E, {p.y:.0f} N" + (f" (in {h})" if h else "")
+        out.append(
+            _stack(label, h, (float(lon), float(lat)), points[p], looks, point=p)
         )
-        words = {
-            u.id: ", ".join(filter(None, (unit_state_words(u), marks.get(u.id))))
-            for u in units
-        }
-        title = f"{h}: " + "; ".join(f"{u.name} ({words[u.id]})" for u in units)
-        lon, lat = where[h]
-        out.append(Stack(h, lon, lat, tuple(u.id for u in units), top.side, svg, title))
     return out
 
 
@@ -273,10 +298,11 @@ def units_html(game: Game, label: str, state: GameState | None = None) -> str:
     if not units:
         return "<i>none</i>"
     sides = state.sides
+    hook = game.ruleset.unit_look
     items = "".join(
         f"<li><b>{_e(u.name)}</b> <span style='color:#555'>({_e(u.id)}, "
         f"{_e(sides[u.side].name if u.side in sides else u.side)}; "
-        f"{_e(unit_state_words(u))})</span></li>"
+        f"{_e(hook(state, u).state_text)})</span></li>"
         for u in units
     )
     return f"<ul style='margin:0;padding-left:16px'>{items}</ul>"
@@ -287,108 +313,71 @@ def units_html(game: Game, label: str, state: GameState | None = None) -> str:
 # --------------------------------------------------------------------------- #
 
 
-class FireRanges(NamedTuple):
-    """Hex distances (1 = adjacent) a unit can reach at normal and extended range."""
-
-    normal: int
-    extended: int
-
-
-@lru_cache(maxsize=256)
-def _weapon_reach(weapon_range: int, underlined: bool) -> FireRanges:
-    from wargame.rules.waw import IllegalFireError, RangeBand, range_band, rule_range
-
-    normal = extended = 1
-    for d in range(1, 2 * weapon_range + 3):
-        try:
-            band = range_band(
-                rule_range(d),
-                weapon_range,
-                range_underlined=underlined,
-                adjacent=d == 1,
-            )
-        except IllegalFireError:
-            break
-        extended = d
-        if band is not RangeBand.EXTENDED:
-            normal = d
-    return FireRanges(normal, extended)
-
-
-def fire_ranges(
+def unit_reach(
     game: Game, unit_id: str, state: GameState | None = None
-) -> FireRanges | None:
-    """How far a unit's longest weapon reaches, in hex distance, as the rules say.
+) -> tuple[Reach, ...]:
+    """The distances a unit reaches (range rings), in metres, longest last.
 
-    For World at War this asks the rules' own ``range_band`` for each printed
-    weapon of the unit's current side (full or reduced).  ``None`` for a unit
-    without weapons or a rule system without ranged fire.
+    Asks the rule system's ``unit_reach`` hook; empty for a unit that reaches
+    nothing (or a rule system without range rings).
     """
-    if not _is_waw(game):
-        return None
-    from wargame.rules.waw import get_unit
-
     state = game.state if state is None else state
-    u = state.units[unit_id]
-    try:
-        side = get_unit(u.type).side(u.strength == "reduced")
-    except KeyError:
-        return None
-    best: FireRanges | None = None
-    for kind in ("ap", "he", "aa"):
-        w = getattr(side, kind)
-        if w is None or w.fp <= 0:
-            continue
-        r = _weapon_reach(int(w.range), bool(w.range_underlined))
-        best = (
-            r
-            if best is None
-            else FireRanges(max(best.normal, r.normal), max(best.extended, r.extended))
-        )
-    return best
+    reach = game.ruleset.unit_reach(state, unit_id)
+    return tuple(sorted(reach, key=lambda r: r.metres))
 
 
-def fire_odds(game: Game, attacker: str, target: str) -> pd.DataFrame:
-    """Exact result odds of ``attacker`` firing at ``target``, one row per weapon.
+def reach_hexes(m: Any, reach: Sequence[Reach]) -> list[tuple[str, int]]:
+    """Each reach as ``(label, hex distance)``: ``round(metres / hex size)``.
 
-    Asks :func:`wargame.rules.waw.unit_odds` (the same rule code as the dice) for
-    every weapon of the attacker; a weapon the rules forbid here (range, target
-    type) gets its reason in the ``note`` column instead of numbers.  Whether the
-    shot is legal *now* (whose turn, line of sight) is in ``legal``.
+    Examples:
+        >>> from types import SimpleNamespace
+        >>> reach_hexes(SimpleNamespace(hex_size_m=150.0), [Reach("normal", 1350.0)])
+        [('normal', 9)]
+    """
+    size = float(m.hex_size_m)
+    return [(r.label, round(r.metres / size)) for r in reach]
+
+
+def reach_rings_geojson(m: Any, label: str, reach: Sequence[Reach]) -> dict[str, Any]:
+    """One range ring per :class:`Reach` around a hex, named by its label.
+
+    The hexes within each reach (rounded to whole hexes) are outlined as
+    :func:`~wargame.render.los.range_rings_geojson` does; the outermost ring of
+    several is drawn finer (the ``"extended"`` style), the others bolder.
+    Each feature's properties hold ``ring`` (the label), ``hexes`` and
+    ``metres``.
+    """
+    from .los import RING_STYLES, range_rings_geojson
+
+    feats: list[dict[str, Any]] = []
+    n = len(reach)
+    for i, (r, (name, d)) in enumerate(zip(reach, reach_hexes(m, reach), strict=True)):
+        style = dict(RING_STYLES["extended" if n > 1 and i == n - 1 else "normal"])
+        slug = "".join(c if c.isalnum() else "-" for c in name.lower()).strip("-")
+        style["className"] = f"wargame-range-ring wargame-range-{slug or i}"
+        for f in range_rings_geojson(m, label, {name: d})["features"]:
+            f["properties"]["style"] = style
+            f["properties"]["metres"] = float(r.metres)
+            feats.append(f)
+    return {"type": "FeatureCollection", "features": feats}
+
+
+def odds_table(
+    game: Game, attacker: str, target: str, state: GameState | None = None
+) -> pd.DataFrame | None:
+    """The exact odds of ``attacker`` attacking ``target``, as the rule system
+    computes them (its ``odds_table`` hook), or ``None`` when it has none.
+
+    The frame's index names the attack (a weapon), its columns the outcomes, and
+    optionally ``note`` (why this attack cannot be made at all) and ``legal``
+    (``None``, or why it is not legal now).
 
     Raises:
-        ValueError: not a rule system with fire odds, or a unit is not in play.
+        ValueError: the rule system says the question makes no sense (e.g. a
+            unit is not in play).
     """
-    import pandas as pd
-
-    if not _is_waw(game):
-        raise ValueError(f"no fire odds for rule system {game.ruleset.id!r}")
-    from wargame.rules.waw import OUTCOMES, get_unit, unit_odds
-
-    st = game.state
-    u, t = st.units[attacker], st.units[target]
-    if u.destroyed or t.destroyed:
-        raise ValueError("both units must be in play")
-    side = get_unit(u.type).side(u.strength == "reduced")
-    rows = []
-    for kind in ("ap", "he", "aa"):
-        w = getattr(side, kind)
-        if w is None or w.fp <= 0:
-            continue
-        row: dict[str, Any] = {"weapon": kind.upper()}
-        try:
-            p = unit_odds(game, attacker, target, weapon=kind, results=True)
-            row.update({k: float(p[k]) for k in OUTCOMES})
-            row["note"] = ""
-        except ValueError as exc:
-            row.update(dict.fromkeys(OUTCOMES, float("nan")))
-            row["note"] = str(exc)
-        row["legal"] = why_not(
-            game, {"type": "fire", "unit": attacker, "target": target, "weapon": kind}
-        )
-        rows.append(row)
-    cols = ["weapon", *OUTCOMES, "note", "legal"]
-    return pd.DataFrame(rows, columns=cols).set_index("weapon")
+    state = game.state if state is None else state
+    return game.ruleset.odds_table(state, attacker, target)
 
 
 def why_not(game: Game, action: Mapping[str, Any] | Action) -> str | None:
@@ -427,14 +416,23 @@ def actions_involving(
     knowledge of the rule system.
 
     Examples:
-        >>> from wargame.rules.waw import Move, Fire, EndActivation
-        >>> acts = [Move("A", "K12"), Move("A", "K13"), Fire("A", "B", "ap"),
-        ...         EndActivation()]
+        >>> from dataclasses import dataclass
+        >>> from wargame.engine import Action
+        >>> @dataclass(frozen=True)
+        ... class Go(Action):
+        ...     type = "go"
+        ...     unit: str
+        ...     to: str
+        >>> @dataclass(frozen=True)
+        ... class Hit(Action):
+        ...     type = "hit"
+        ...     unit: str
+        ...     target: str
+        >>> acts = [Go("A", "K12"), Go("A", "K13"), Hit("A", "B"), Go("C", "K12")]
         >>> actions_involving(acts, unit="A", hex="K12")
-        [Move(unit='A', to='K12', with_hq=False)]
-        >>> fire = actions_involving(acts, unit="A", hex="L1", units_in_hex=["B"])
-        >>> [(type(a).__name__, a.target) for a in fire]
-        [('Fire', 'B')]
+        [Go(unit='A', to='K12')]
+        >>> actions_involving(acts, unit="A", hex="L1", units_in_hex=["B"])
+        [Hit(unit='A', target='B')]
     """
     others = set(units_in_hex)
     out = []
@@ -605,40 +603,48 @@ def filter_log(
     return df
 
 
-def cup_html(state: GameState) -> str:
-    """The chit cup (and every other deck or hand) of a state.
+def panel_html(panel: Panel, colours: Mapping[str, str] | None = None) -> str:
+    """One side panel of the rule system (World at War: the chit cup) as HTML.
 
-    Formation chits are named and coloured by side; the drawn chit and the active
-    formation are shown when the rule system records them.
+    Each section is a titled row of items; an item with a side is filled with
+    that side's colour (``colours``: side id -> CSS colour).
     """
-    sides = list(state.sides)
-    colour = {
-        f: side_colour(sides.index(x.side))
-        for f, x in state.formations.items()
-        if x.side in sides
-    }
+    colours = colours or {}
 
-    def chit(item: str) -> str:
-        f = state.formations.get(item)
-        name = f.name if f is not None else item
-        bg = colour.get(item, "#ddd")
+    def item(it: PanelItem) -> str:
+        bg = colours.get(it.side, "#ddd") if it.side is not None else "#ddd"
         return (
-            f"<span title='{_e(name)}' style='display:inline-block;padding:1px 5px;"
-            f"margin:1px;border:1px solid #333;border-radius:3px;background:{bg};"
-            f"font-size:11px'>{_e(item)}</span>"
+            f"<span title='{_e(it.title or it.text)}' style='display:inline-block;"
+            "padding:1px 5px;margin:1px;border:1px solid #333;border-radius:3px;"
+            f"background:{bg};font-size:11px'>{_e(it.text)}</span>"
         )
 
-    parts = []
-    for name, items in state.decks.items():
-        chits = "".join(chit(i) for i in items) or "<i>empty</i>"
-        parts.append(f"<div><b>{_e(name)}</b> ({len(items)}): {chits}</div>")
-    for key, label in (("drawn", "drawn"), ("active", "active formation")):
-        v = state.vars.get(key)
-        if v:
-            parts.append(f"<div>{label}: {chit(str(v))}</div>")
+    parts = [
+        f"<div><b>{_e(sec.title)}</b> ({len(sec.items)}): "
+        f"{''.join(item(i) for i in sec.items) or '<i>empty</i>'}</div>"
+        for sec in panel.sections
+    ]
     if not parts:
-        parts.append("<i>this rule system has no chit cup</i>")
-    return f"<div class='wargame-cup'>{''.join(parts)}</div>"
+        parts.append("<i>empty</i>")
+    return f"<div class='wargame-panel'>{''.join(parts)}</div>"
+
+
+def panels_html(
+    game: Game, state: GameState | None = None, side: str | None = None
+) -> list[tuple[str, str]]:
+    """The rule system's side panels (its ``panels`` hook) as ``(title, html)``.
+
+    Args:
+        game: the game.
+        state: the state shown (default: the game's current state).
+        side: the side looking (``None``: everything is seen).
+
+    Returns:
+        One pair per panel, in the rule system's order (empty: no panels).
+    """
+    state = game.state if state is None else state
+    colours = _side_colours(state)
+    return [(p.title, panel_html(p, colours)) for p in game.ruleset.panels(state, side)]
 
 
 def status_html(
@@ -673,36 +679,56 @@ def status_html(
     return "<div class='wargame-status'>" + " · ".join(bits) + "</div>"
 
 
-def fire_odds_html(frame: pd.DataFrame, attacker: str, target: str) -> str:
-    """:func:`fire_odds` as an HTML table, with whether each shot is legal now.
+def odds_html(frame: pd.DataFrame | None, attacker: str, target: str) -> str:
+    """:func:`odds_table` as an HTML table, with whether each attack is legal now.
 
-    The reasons a shot is not legal now are listed once under the table.
+    Generic over the frame: its index names the attacks (e.g. weapons), every
+    column but ``note`` and ``legal`` is an outcome's probability.  A row with a
+    ``note`` shows it instead of numbers; the reasons an attack is not legal now
+    (``legal`` not ``None``) are listed once under the table.
     """
+    if frame is None:
+        return "<div class='wargame-odds'><i>no odds for this rule system</i></div>"
     if frame.empty:
         return f"<div class='wargame-odds'><i>{_e(attacker)} has no weapon.</i></div>"
     outcomes = [c for c in frame.columns if c not in ("note", "legal")]
-    head = "".join(f"<th>{_e(c)}</th>" for c in ["weapon", *outcomes, "legal now"])
+    has_legal = "legal" in frame.columns
+    first = frame.index.name or "attack"
+    head = "".join(
+        f"<th>{_e(c)}</th>"
+        for c in [first, *outcomes, *(["legal now"] if has_legal else [])]
+    )
+
+    def cell(v: Any) -> str:
+        if isinstance(v, bool) or not isinstance(v, int | float):
+            return "" if _isna(v) else _e(v)
+        return "" if _isna(v) else f"{float(v):.1%}"
+
     rows = []
     reasons: list[str] = []
-    for weapon, r in frame.iterrows():
-        if r["note"]:
-            cells = f"<td colspan='{len(outcomes)}'><i>{_e(r['note'])}</i></td>"
+    for name, r in frame.iterrows():
+        note = r.get("note") if "note" in frame.columns else None
+        if note and not _isna(note):
+            cells = f"<td colspan='{len(outcomes)}'><i>{_e(note)}</i></td>"
         else:
-            cells = "".join(f"<td>{float(r[c]):.1%}</td>" for c in outcomes)
-        if r["legal"] is None:
-            legal = "<b style='color:#1a7f37'>yes</b>"
-        else:
-            legal = f"<span title='{_e(r['legal'])}'>no</span>"
-            if r["legal"] not in reasons:
-                reasons.append(str(r["legal"]))
-        rows.append(f"<tr><td><b>{_e(weapon)}</b></td>{cells}<td>{legal}</td></tr>")
+            cells = "".join(f"<td>{cell(r[c])}</td>" for c in outcomes)
+        legal = ""
+        if has_legal:
+            why = r["legal"]
+            if why is None or _isna(why):
+                legal = "<td><b style='color:#1a7f37'>yes</b></td>"
+            else:
+                legal = f"<td><span title='{_e(why)}'>no</span></td>"
+                if str(why) not in reasons:
+                    reasons.append(str(why))
+        rows.append(f"<tr><td><b>{_e(name)}</b></td>{cells}{legal}</tr>")
     why = "".join(
         f"<div style='font-size:11px;color:#555'>Not legal now: {_e(x)}</div>"
         for x in reasons
     )
     return (
-        f"<div class='wargame-odds'>{_TABLE_CSS}<b>Exact odds: {_e(attacker)} fires "
-        f"at {_e(target)}</b><table class='wargame-table'>"
+        f"<div class='wargame-odds'>{_TABLE_CSS}<b>Exact odds: {_e(attacker)} "
+        f"attacks {_e(target)}</b><table class='wargame-table'>"
         f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
         f"{why}</div>"
     )

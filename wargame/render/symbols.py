@@ -6,18 +6,20 @@ for mechanised infantry, a diagonal for reconnaissance, a staff for an HQ, a dom
 for air defence, a bow tie for helicopters, an inverted V for anti-tank, a tube
 and bomb for mortars, the map sign of a bridge for bridge-layers.  Frames are
 rectangles for every side (the counters of the board game), filled with the
-nation's counter colour.  Markers show the counter's
-state: a white band for a reduced (flipped) counter, a yellow "D" for disrupted,
-a grey veil and tick for Ops Complete, and the number of units in a stack.
+counter colour the rule system gives (or the side's colour).  Markers show the
+counter's state as the rule system's :class:`~wargame.engine.present.UnitLook`
+says: a white band for a reduced (flipped) counter, a yellow "D" for a suppressed
+one, a grey veil and tick for a unit done for the turn, and the number of units in
+a stack.
 
 Examples:
-    >>> svg = unit_svg("armour", NATION_COLOURS["us"], stack=2, disrupted=True)
+    >>> svg = unit_svg("armour", side_colour(0), stack=2, suppressed=True)
     >>> svg.startswith("<svg") and "<ellipse" in svg and ">2</text>" in svg
     True
     >>> svg_data_url(svg)[:26]
     'data:image/svg+xml;base64,'
-    >>> symbol_kind("light_armored"), symbol_kind("hq"), symbol_kind("mystery")
-    ('mech_infantry', 'hq', 'unknown')
+    >>> symbol_kind("tank"), symbol_kind("hq"), symbol_kind("mystery")
+    ('armour', 'hq', 'unknown')
 """
 
 from __future__ import annotations
@@ -26,7 +28,6 @@ import base64
 from functools import lru_cache
 
 __all__ = [
-    "NATION_COLOURS",
     "SIDE_COLOURS",
     "SYMBOL_KINDS",
     "SYMBOL_SIZE",
@@ -36,15 +37,7 @@ __all__ = [
     "unit_svg",
 ]
 
-#: Counter colours of the seed's nations: US green, Soviet red, West German grey,
-#: British beige.
-NATION_COLOURS: dict[str, str] = {
-    "us": "#7a9a4a",
-    "ussr": "#c8483c",
-    "frg": "#a4a8ab",
-    "uk": "#d9c79b",
-}
-#: Colours for sides whose nation is unknown (other rule systems), in side order.
+#: Counter colours of the sides whose rule system gives none, in side order.
 SIDE_COLOURS: tuple[str, ...] = ("#5b8fd1", "#d1675b", "#8bb174", "#c9a94f")
 
 #: Role icons drawn inside the frame.
@@ -62,25 +55,24 @@ SYMBOL_KINDS: tuple[str, ...] = (
     "unknown",
 )
 
-# unit classes of the rule systems (World at War names) -> role icon
+# everyday words for a unit's role -> role icon (a rule system's own class words
+# are mapped by its ``unit_look`` hook; this is the fallback vocabulary)
 _CLASS_KIND: dict[str, str] = {
+    **{k: k for k in SYMBOL_KINDS},
+    "armor": "armour",
     "armored": "armour",
-    "armour": "armour",
+    "armoured": "armour",
     "tank": "armour",
-    "light_armored": "mech_infantry",
-    "mech_infantry": "mech_infantry",
-    "infantry": "infantry",
-    "recon": "recon",
-    "hq": "hq",
-    "mortar": "mortar",
+    "mechanized_infantry": "mech_infantry",
+    "mechanised_infantry": "mech_infantry",
+    "reconnaissance": "recon",
+    "headquarters": "hq",
     "aa": "air_defence",
-    "air_defence": "air_defence",
-    "helicopter": "helicopter",
-    "unarmored_vehicle": "anti_tank",
-    "support_weapon": "anti_tank",
-    "anti_tank": "anti_tank",
+    "air_defense": "air_defence",
+    "anti_aircraft": "air_defence",
+    "at": "anti_tank",
+    "bridge": "bridging",
     "bridge_layer": "bridging",
-    "bridging": "bridging",
 }
 
 #: Width and height of a symbol picture in CSS pixels.
@@ -184,18 +176,20 @@ def unit_svg(
     colour: str,
     *,
     reduced: bool = False,
-    disrupted: bool = False,
-    ops_complete: bool = False,
+    suppressed: bool = False,
+    spent: bool = False,
     stack: int = 1,
 ) -> str:
     """One unit (or the top of a stack) as an SVG picture.
 
     Args:
         kind: a role icon from :data:`SYMBOL_KINDS` (see :func:`symbol_kind`).
-        colour: frame fill (see :data:`NATION_COLOURS`).
+        colour: frame fill (the rule system's counter colour, or
+            :func:`side_colour`).
         reduced: the counter shows its reduced side (white band along the top).
-        disrupted: a yellow "D" marker on the counter.
-        ops_complete: the counter is veiled grey with a tick.
+        suppressed: a yellow "D" marker on the counter (e.g. World at War's
+            disrupted).
+        spent: the counter is veiled grey with a tick (done for the turn).
         stack: number of units in the hex; above 1 a second frame shows behind
             and the number is written in a white badge.
 
@@ -222,14 +216,14 @@ def unit_svg(
             "height='3.6' fill='#fff' fill-opacity='0.9'/>"
         )
     parts.append(_icon(kind))
-    if ops_complete:
+    if spent:
         parts.append(
             f"<rect x='{_X0:g}' y='{_Y0:g}' width='{_W:g}' height='{_H:g}' "
             "fill='#555' fill-opacity='0.45'/>"
             f"<path d='M{_X1 - 8:g},{_Y1 - 4:g} l2.5,2.5 l5,-6' fill='none' "
             "stroke='#fff' stroke-width='2'/>"
         )
-    if disrupted:
+    if suppressed:
         parts.append(
             f"<circle cx='{_X1:g}' cy='{_Y0:g}' r='5' fill='#ffd23f' stroke='{_INK}' "
             "stroke-width='0.8'/>"

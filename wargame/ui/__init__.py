@@ -4,7 +4,8 @@ Needs the ``lab`` extra: ``pip install 'wargame[lab]'``.
 
 * :class:`MapView`: the offline terrain picture with click-to-inspect hexes;
 * :class:`GameView`: a game on the map with a turn stepper, line of sight, odds,
-  dice, the log and the chit cup (also ``game.view()``);
+  dice, the log and the rule system's panels (World at War: the chit cup; also
+  ``game.view()``);
 * :class:`ReplayView`: a slider over a game's event log;
 * :class:`LOSInspector`: sight lines, profiles and viewsheds anywhere on a map;
 * :class:`ClassroomApp`: the Voila app (pick a scenario, play a side, see the log);

@@ -27,25 +27,26 @@ import ipywidgets as w
 
 from wargame.render.game import (
     actions_involving,
-    cup_html,
     dice_html,
     filter_log,
-    fire_odds,
-    fire_odds_html,
-    fire_ranges,
+    hex_lonlat,
     last_rolls,
     log_table_html,
+    odds_html,
+    odds_table,
+    panels_html,
+    reach_hexes,
+    reach_rings_geojson,
     status_html,
-    unit_looks,
+    unit_reach,
     unit_stacks,
-    unit_state_words,
     units_html,
+    why_not,
 )
 from wargame.render.geojson import EMPTY, geometry_geojson
 from wargame.render.los import (
     los_html,
     profile_png,
-    range_rings_geojson,
     sight_line_geojson,
     simplified,
 )
@@ -61,7 +62,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["DEFAULT_SIGHT_HEXES", "VIEWSHED_STYLE", "GameView"]
 
-#: Viewshed range (hexes) for a unit without weapons (e.g. an HQ).
+#: Viewshed range (hexes) for a unit that reaches nothing (e.g. an HQ).
 DEFAULT_SIGHT_HEXES = 20
 #: Leaflet style of the line-of-sight polygon (hex outlines drawn; DEM: none).
 VIEWSHED_STYLE: dict[str, Any] = {
@@ -90,10 +91,12 @@ class GameView(w.VBox):  # type: ignore[misc]
             offline terrain picture is always there).
         height: CSS height of the map.
 
-    Clicking a unit shows its hex viewshed at its weapons' extended range (or the
-    DEM-level viewshed, with the toggle) and range rings for normal and extended
-    range; clicking an enemy unit next shows the sight line coloured by the
-    answer, the terrain profile and the exact odds of firing at it.  The same
+    Clicking a unit shows its hex viewshed out to its longest reach (or the
+    DEM-level viewshed, with the toggle) and one range ring per reach the rule
+    system names (World at War: normal and extended range); clicking an enemy
+    unit next shows the sight line coloured by the answer, the terrain profile
+    and the rule system's exact odds of attacking it.  The rule system's side
+    panels (World at War: the chit cup) get one tab each.  The same
     things can be done from code: :meth:`click_hex`, :meth:`select_unit`,
     :meth:`pick_target`, :meth:`step`, :meth:`end_turn`, :meth:`run_to_end`,
     :meth:`undo`, :meth:`reset`, :meth:`apply_action`.
@@ -118,7 +121,6 @@ class GameView(w.VBox):  # type: ignore[misc]
         self.los_result: Any = None
         self._los_key: tuple[str | None, str | None] | None = None
         self._drawn_key: tuple[str, str] | None = None
-        self._looks = unit_looks(game)
         self._actions: list[Action] = []
 
         # -- the map ------------------------------------------------------- #
@@ -238,28 +240,28 @@ class GameView(w.VBox):  # type: ignore[misc]
         )
         self.show_all_button.on_click(lambda _: self._refresh_actions())
         self.actions_note = w.HTML()
-        self.cup = w.HTML()
-        self.tabs = w.Tab(
-            children=[
-                w.VBox(
-                    [
-                        self.mapview.info,
-                        self.unit_info,
-                        w.HBox([self.dem_toggle, self.clear_button]),
-                    ]
-                ),
-                w.VBox([self.los_answer, self.odds, self.profile]),
-                w.VBox(
-                    [
-                        self.actions_note,
-                        self.actions_list,
-                        w.HBox([self.do_button, self.show_all_button]),
-                    ]
-                ),
-                self.cup,
-            ],
+        #: One HTML widget per side panel of the rule system (a tab each).
+        self.panels: list[w.HTML] = []
+        self._fixed_tabs = (
+            w.VBox(
+                [
+                    self.mapview.info,
+                    self.unit_info,
+                    w.HBox([self.dem_toggle, self.clear_button]),
+                ]
+            ),
+            w.VBox([self.los_answer, self.odds, self.profile]),
+            w.VBox(
+                [
+                    self.actions_note,
+                    self.actions_list,
+                    w.HBox([self.do_button, self.show_all_button]),
+                ]
+            ),
         )
-        self.tabs.titles = ("Hex & unit", "Line of sight", "Your move", "Chit cup")
+        self._fixed_titles = ("Hex & unit", "Line of sight", "Your move")
+        self.tabs = w.Tab(children=list(self._fixed_tabs))
+        self.tabs.titles = self._fixed_titles
         right = w.VBox(
             [self.dice, self.tabs],
             layout=w.Layout(flex="2 1 0%", min_width="340px", padding="0 0 0 8px"),
@@ -349,13 +351,13 @@ class GameView(w.VBox):  # type: ignore[misc]
         """Bring every panel and layer up to date with the game."""
         game = self.game
         state = self.shown_state
-        self.units.update(unit_stacks(game, state, self._looks))
+        self.units.update(unit_stacks(game, state))
         self.status.value = status_html(
             game, human=self.human, policy_names=self.policy_labels
         )
         log = game.log
         self.dice.value = dice_html(last_rolls(log))
-        self.cup.value = cup_html(state)
+        self._refresh_panels(state)
         turns = [
             ("all turns", _ALL),
             *[(f"turn {t}", str(t)) for t in range(1, state.turn + 1)],
@@ -372,6 +374,28 @@ class GameView(w.VBox):  # type: ignore[misc]
         self._follow_selection(state)
         self.mapview.refresh_info()
         self._refresh_actions()
+
+    @property
+    def panel_titles(self) -> tuple[str, ...]:
+        """Titles of the rule system's panel tabs (World at War: the chit cup)."""
+        return tuple(self.tabs.titles[len(self._fixed_titles) :])
+
+    def _refresh_panels(self, state: GameState) -> None:
+        """One tab per panel of the rule system; only changed text is sent."""
+        shown = panels_html(self.game, state, self.human)
+        titles = tuple(t for t, _ in shown)
+        if titles != self.panel_titles or len(self.panels) != len(shown):
+            keep = self.tabs.selected_index
+            self.panels = [w.HTML() for _ in shown]
+            for p in self.panels:
+                p.add_class("wargame-panel-tab")
+            self.tabs.children = [*self._fixed_tabs, *self.panels]
+            self.tabs.titles = (*self._fixed_titles, *titles)
+            n = len(self.tabs.children)
+            self.tabs.selected_index = keep if keep is not None and keep < n else 0
+        for widget, (_, body) in zip(self.panels, shown, strict=True):
+            if widget.value != body:
+                widget.value = body
 
     def _refresh_log(self, log: pd.DataFrame | None = None) -> None:
         log = self.game.log if log is None else log
@@ -415,8 +439,10 @@ class GameView(w.VBox):  # type: ignore[misc]
         return [("units", units_html(self.game, label, self.shown_state))]
 
     def _stack(self, label: str) -> list[str]:
-        s = self.units.stacks.get(label)
-        return list(s.units) if s is not None else []
+        """Units shown in a hex: its stack, and any stacks at points inside it."""
+        return [
+            uid for s in self.units.stacks.values() if s.hex == label for uid in s.units
+        ]
 
     def _hex_clicked(self, label: str) -> None:
         self._guard(lambda: self._handle_hex(label))
@@ -462,16 +488,46 @@ class GameView(w.VBox):  # type: ignore[misc]
             )
 
     def _reason(self, unit: str, label: str) -> str:
-        from wargame.render.game import why_not
+        """Why the rules refuse the unit an action on a hex, if they can say.
 
-        types = getattr(self.game.ruleset, "action_types", {})
-        if "move" not in types:
-            return ""
-        u = self.game.state.units[unit]
-        if u.hex is not None and self.game.map.grid.distance(u.hex, label) == 1:
-            why = why_not(self.game, {"type": "move", "unit": unit, "to": label})
-            return f": {why}" if why else ""
-        return " (units move one hex per action)"
+        The actions asked about are the legal ones of the same kinds, moved to
+        the clicked hex: first the unit's own (a move of the unit to another hex
+        becomes a move to this one), then those of other units of its side given
+        to this unit.  Without such an action there is nothing to ask.
+        """
+        for action in self._actions_on(unit, label):
+            why = why_not(self.game, action)
+            if why:
+                return f": {why}"
+        return ""
+
+    def _actions_on(self, unit: str, label: str) -> list[dict[str, Any]]:
+        """Legal actions re-aimed at ``label`` for ``unit`` (one per action type)."""
+        game = self.game
+        hexes = hex_lonlat(game.map)
+        state = game.state
+        side = state.units[unit].side
+        mates = {k for k, u in state.units.items() if u.side == side}
+        legal = game.legal_actions()
+        own = actions_involving(legal, unit=unit)
+        others = [a for a in legal if a not in own]
+        out: dict[str, dict[str, Any]] = {}
+        for actions, swap_unit in ((own, False), (others, True)):
+            for a in actions:
+                d = a.to_dict()
+                if d.get("type") in out:
+                    continue
+                at = [k for k, v in d.items() if isinstance(v, str) and v in hexes]
+                who = [k for k, v in d.items() if isinstance(v, str) and v in mates]
+                if not at or (swap_unit and not who):
+                    continue
+                d.update(dict.fromkeys(at, label))
+                if swap_unit:
+                    d[who[0]] = unit
+                out[str(d.get("type"))] = d
+            if out:
+                break
+        return list(out.values())
 
     # ------------------------------------------------------------------ #
     # unit selection, line of sight, odds
@@ -499,8 +555,9 @@ class GameView(w.VBox):  # type: ignore[misc]
         game, m = self.game, self.game.map
         u = self.shown_state.units[uid]
         here: str = u.hex  # type: ignore[assignment]  # select_unit checked it
-        ranges = fire_ranges(game, uid, self.shown_state)
-        reach = ranges.extended if ranges else DEFAULT_SIGHT_HEXES
+        reaches = unit_reach(game, uid, self.shown_state)
+        hexes = reach_hexes(m, reaches)
+        reach = max((d for _, d in hexes), default=0) or DEFAULT_SIGHT_HEXES
         reach = max(1, min(reach, m.grid.n_cols + m.grid.n_rows))
         hv = m.hex_viewshed(here, range_hexes=reach)
         self.visible_hexes = list(hv.labels)
@@ -521,32 +578,30 @@ class GameView(w.VBox):  # type: ignore[misc]
             geom = hv.polygon
             props["kind"] = "hex"
             props["style"] = dict(VIEWSHED_STYLE)
-        rings = (
-            range_rings_geojson(
-                m, here, {"normal": ranges.normal, "extended": ranges.extended}
-            )
-            if ranges
-            else dict(EMPTY)
-        )
+        rings = reach_rings_geojson(m, here, reaches) if reaches else dict(EMPTY)
         self.viewshed_layer.data = geometry_geojson(m, geom, props)
         self.rings_layer.data = rings
-        look = self._looks.get(uid)
+        look = game.ruleset.unit_look(self.shown_state, u)
         rng = (
-            f"normal range to {ranges.normal} hexes, extended to {ranges.extended}"
-            if ranges
-            else "no weapons"
+            "reaches "
+            + ", ".join(
+                f"{html.escape(name)} {d} hexes ({r.metres:g} m)"
+                for r, (name, d) in zip(reaches, hexes, strict=True)
+            )
+            if reaches
+            else "no range rings"
         )
         kind = "DEM-level" if self.dem_toggle.value else "hex"
         self.unit_info.value = (
             f"<div><b>{html.escape(u.name)}</b> ({html.escape(uid)}): "
-            f"{html.escape(look.type_name if look else u.type)}, "
-            f"{html.escape(unit_state_words(u))} at {here}<br>{rng}; sees "
+            f"{html.escape(look.type_name or u.type)}, "
+            f"{html.escape(look.state_text)} at {here}<br>{rng}; sees "
             f"{len(hv.labels)} hexes within {reach} ({kind} viewshed shown).<br>"
             "<i>Click an enemy unit for the sight line and the odds.</i></div>"
         )
 
     def pick_target(self, unit_id: str) -> None:
-        """Show the sight line, terrain profile and fire odds to a target unit."""
+        """Show the sight line, terrain profile and attack odds to a target unit."""
         state = self.shown_state
         if self.selected_unit is None:
             self.message.value = error_html("Select a firing unit first.")
@@ -579,8 +634,8 @@ class GameView(w.VBox):  # type: ignore[misc]
                 self.los_answer.value = los_html(r, observer=a.name, target=t.name)
                 self.profile.value = profile_png(r, title=f"{a.hex} → {t.hex}")
         try:
-            frame = fire_odds(self.game, a.id, t.id)
-            self.odds.value = fire_odds_html(frame, a.name, t.name)
+            frame = odds_table(self.game, a.id, t.id, state)
+            self.odds.value = odds_html(frame, a.name, t.name)
         except ValueError as exc:
             self.odds.value = info_html(f"No odds: {exc}")
 
@@ -713,7 +768,6 @@ class GameView(w.VBox):  # type: ignore[misc]
             old.scenario, seed=seed, policies=old.policies, game_map=old.map
         )
         self.seed_input.value = seed
-        self._looks = unit_looks(self.game)
         self.clear_selection()
         self.message.value = info_html(f"New game, seed {seed}.")
         if self.auto_ai and self.human is not None:

@@ -1,9 +1,9 @@
 """Map layers the views share: the unit markers and small GeoJSON overlays.
 
 The unit layer is ONE ``ipyleaflet.LayerGroup`` with one marker per occupied hex
-(a few dozen at most; never one widget per map hex).  Markers are reused: after a
-step only the markers whose hex, symbol or tooltip changed are sent, and the
-SVG icons are shared between markers with the same symbol.
+or free point (a few dozen at most; never one widget per map hex).  Markers are
+reused: after a step only the markers whose place, symbol or tooltip changed are
+sent, and the SVG icons are shared between markers with the same symbol.
 """
 
 from __future__ import annotations
@@ -28,11 +28,13 @@ class UnitLayer:
     """Unit stacks drawn as NATO-style markers.
 
     Args:
-        on_click: called with the hex label when a marker is clicked.
+        on_click: called with the hex label when a marker is clicked (for a
+            stack at a free point: the hex the point lies in, if any).
 
     Attributes:
         group: the ``LayerGroup`` to add to a map.
-        stacks: the :class:`~wargame.render.game.Stack` shown, by hex.
+        stacks: the :class:`~wargame.render.game.Stack` shown, by
+            :attr:`~wargame.render.game.Stack.key` (the hex label for a hex).
         sent: how many markers the last :meth:`update` changed.
     """
 
@@ -70,7 +72,8 @@ class UnitLayer:
         key = id(mk)
 
         def clicked(**_: Any) -> None:
-            h = self._hex_of.get(key)
+            s = self.stacks.get(self._hex_of.get(key, ""))
+            h = s.hex if s is not None else None
             if h is not None and self._on_click is not None:
                 self._on_click(h)
 
@@ -84,7 +87,7 @@ class UnitLayer:
         Returns:
             The number of markers whose traits changed.
         """
-        new = {s.hex: s for s in stacks}
+        new = {s.key: s for s in stacks}
         changed = 0
         for h in list(self._markers):
             if h not in new:
@@ -115,11 +118,11 @@ class UnitLayer:
         return changed
 
     def marker_at(self, label: str) -> ipyleaflet.Marker | None:
-        """The marker of a hex (``None`` if no unit stands there)."""
+        """The marker of a hex or a point stack's key (``None``: no unit there)."""
         return self._markers.get(label)
 
     def click(self, label: str) -> None:
-        """Click the marker of a hex, as the browser would (for tests)."""
+        """Click the marker of a hex (or a stack key), as the browser would."""
         mk = self._markers.get(label)
         if mk is None:
             raise KeyError(f"no unit marker at {label}")

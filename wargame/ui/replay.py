@@ -23,11 +23,10 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as w
 
 from wargame.render.game import (
-    cup_html,
     dice_html,
     log_table_html,
+    panels_html,
     status_html,
-    unit_looks,
     unit_stacks,
     units_html,
 )
@@ -74,7 +73,6 @@ class ReplayView(w.VBox):  # type: ignore[misc]
         self.events_log = game.log
         initial = game.initial_state
         self.states: list[GameState] = [initial] + [s for _, s in game.replay()]
-        self._looks = unit_looks(game)
         self.mapview = MapView(game.map, height=height)
         self.mapview.info_rows = lambda label: [
             ("units", units_html(self.game, label, self.state))
@@ -104,13 +102,13 @@ class ReplayView(w.VBox):  # type: ignore[misc]
         self.event.add_class("wargame-replay-event")
         self.status = w.HTML()
         self.dice = w.HTML()
-        self.cup = w.HTML()
+        self.panels = w.HTML()
         self.log_table = w.HTML(
             layout=w.Layout(max_height="240px", overflow="auto", width="100%")
         )
         self.slider.observe(lambda ch: self.show(ch["new"]), "value")
         right = w.VBox(
-            [self.event, self.dice, self.mapview.info, self.cup],
+            [self.event, self.dice, self.mapview.info, self.panels],
             layout=w.Layout(flex="2 1 0%", min_width="320px", padding="0 0 0 8px"),
         )
         self.mapview.leaflet.layout.flex = "3 1 0%"
@@ -142,9 +140,12 @@ class ReplayView(w.VBox):  # type: ignore[misc]
         if self.slider.value != position:
             self.slider.value = position  # the observer comes back here: no-op
         state = self.states[position]
-        self.units.update(unit_stacks(self.game, state, self._looks))
+        self.units.update(unit_stacks(self.game, state))
         self.status.value = status_html(self.game, state=state)
-        self.cup.value = cup_html(state)
+        self.panels.value = "".join(
+            f"<div><b>{html.escape(title)}</b>{body}</div>"
+            for title, body in panels_html(self.game, state)
+        )
         if position == 0:
             self.event.value = "<b>Set-up</b>: the scenario's starting positions."
             self.dice.value = ""
