@@ -645,20 +645,22 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if save is not None:
         _write_atomic(save, lambda p: game.save(p))
     st = game.state
-    names = {s: st.sides[s].name for s in sides}
+    side_names = {s: st.sides[s].name for s in sides}
     print(f"{scenario.title} ({scenario.id}, {scenario.ruleset}), seed {args.seed}")
-    print("policies: " + ", ".join(f"{names[s]} = {chosen[s]}" for s in sides))
+    print("policies: " + ", ".join(f"{side_names[s]} = {chosen[s]}" for s in sides))
     if outcome is None:
         vp = game.ruleset.victory_points(st)
         print(f"stopped after turn {st.turn - 1} of {scenario.turns}: not over")
     else:
         vp = dict(outcome.victory_points)
-        winner = names.get(outcome.winner, "draw") if outcome.winner else "draw"
+        winner = side_names.get(outcome.winner, "draw") if outcome.winner else "draw"
         print(f"result: {winner} ({outcome.termination}, turn {outcome.turn})")
-    print("victory points: " + ", ".join(f"{names[s]} {vp.get(s, 0)}" for s in sides))
+    print(
+        "victory points: " + ", ".join(f"{side_names[s]} {vp.get(s, 0)}" for s in sides)
+    )
     table = _losses_table(game)
     table.index = table.index.set_levels(
-        [names.get(s, s) for s in table.index.levels[0]], level=0
+        [side_names.get(s, s) for s in table.index.levels[0]], level=0
     )
     print()
     print(table.to_string())

@@ -57,7 +57,7 @@ import hashlib
 import itertools
 import json
 import tomllib
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -419,7 +419,7 @@ def _set_override(
     data: dict[str, Any],
     path: str,
     value: Any,
-    tables: frozenset[str],
+    tables: Collection[str],
     name: str,
     fail: Any,
 ) -> None:

@@ -223,7 +223,7 @@ class GameState:
             if scope == "unit":
                 unit = self.units[key]  # type: ignore[index]
                 if name in _UNIT_FIELDS:
-                    setattr(unit, name, value)  # type: ignore[arg-type]
+                    setattr(unit, name, value)
                 elif value is None:
                     unit.attrs.pop(name, None)  # type: ignore[arg-type]
                 else:
@@ -245,7 +245,7 @@ class GameState:
             elif scope == "state":
                 if name not in ("turn", "phase"):
                     raise ValueError(f"unknown state field {name!r}")
-                setattr(self, name, value)  # type: ignore[arg-type]
+                setattr(self, name, value)
             else:
                 raise ValueError(f"unknown change scope {scope!r}")
 

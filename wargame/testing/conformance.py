@@ -133,17 +133,17 @@ def secrets_seen(
             v = getattr(event, col)
             if v in hidden:
                 out.append(f"event {event.seq} seen by {side} names hidden {v}")
-        for scope, key, name, value in event.changes:
+        for scope, key, attr, value in event.changes:
             if scope == "unit" and key in hidden and not (
-                name == "hidden" and value is True
+                attr == "hidden" and value is True
             ):
                 out.append(
                     f"event {event.seq} seen by {side} changes hidden unit {key}"
                 )
-            elif scope == "unit" and name in secret_attrs and key in state.units:
+            elif scope == "unit" and attr in secret_attrs and key in state.units:
                 if state.units[key].side != side:
                     out.append(
-                        f"event {event.seq} seen by {side} changes secret {name} "
+                        f"event {event.seq} seen by {side} changes secret {attr} "
                         f"of {key}"
                     )
             elif scope == "deck" and key in secret_decks:

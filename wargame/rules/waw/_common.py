@@ -402,7 +402,7 @@ class _Queries(RulesetBase):
                 h for h in self.board.labels if self._bridgeable(self.board, h)
             )
             self.__dict__["_bridgeable_set"] = hit
-        return hit  # type: ignore[no-any-return]
+        return hit
 
     def _enter_cost(
         self, state: GameState, u: Unit, a: str, b: str, *, assault: bool = False

@@ -346,7 +346,7 @@ class _Assault(_Queries):
             ctx,
             "advance",
             u,
-            hex_from=frm,  # type: ignore[arg-type]
+            hex_from=frm,
             hex_to=h,
             result="captured",
             detail=f"{u.name} advances into {h}",

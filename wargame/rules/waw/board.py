@@ -376,7 +376,7 @@ class WawBoard:
         if hit is None:
             hit = frozenset(h for h in self.ferry if self.is_water(h))
             self.__dict__["_ferry_water_set"] = hit
-        return hit  # type: ignore[no-any-return]
+        return hit
 
     # -- line of sight ------------------------------------------------------- #
     #: Eye and target heights (m) of the sight lines, or None for the geo layer's

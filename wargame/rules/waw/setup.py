@@ -88,17 +88,17 @@ class _Setup(_Queries):
         # LOS of the map decides): a scenario or a batch variant may ask "what if
         # the observers stood on a 10 m tower".
         los_h = []
-        for key, default in (
+        for height_key, default in (
             ("los_observer_height_m", DEFAULT_LOS_HEIGHTS[0]),
             ("los_target_height_m", DEFAULT_LOS_HEIGHTS[1]),
         ):
-            v = s.section("rules").get(key, default)
+            v = s.section("rules").get(height_key, default)
             if (
                 isinstance(v, bool)
                 or not isinstance(v, int | float)
                 or not 0 <= v <= 100
             ):
-                add(f"rules.{key}", f"must be a height of 0 to 100 m, not {v!r}")
+                add(f"rules.{height_key}", f"must be a height of 0 to 100 m, not {v!r}")
                 v = default
             los_h.append(float(v))
         if tuple(los_h) != DEFAULT_LOS_HEIGHTS:
@@ -336,7 +336,7 @@ class _Setup(_Queries):
                 chits = int(raw["chits"])
             else:
                 nation = info[hq].utype.nation if hq else None
-                chits = _DEFAULT_CHITS.get(nation, 2) if nation else 1  # type: ignore[arg-type]
+                chits = _DEFAULT_CHITS.get(nation, 2) if nation else 1
             fattrs: dict[str, Any] = {}
             morale = raw.get("morale")
             if morale is not None:

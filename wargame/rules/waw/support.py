@@ -227,7 +227,7 @@ class _Support(_Queries):
         """ASSUMPTION 52: an enemy unit entering an "In Zone" hex is attacked."""
         st = ctx.state
         zone = dict(st.vars.get("in_zone", ()))
-        sid = zone.get(u.position)  # type: ignore[arg-type]
+        sid = zone.get(u.position)
         if sid is None or u.destroyed or self.info[u.id].is_helicopter:
             return
         sup = self.supports[sid]

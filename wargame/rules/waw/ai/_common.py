@@ -206,7 +206,7 @@ class SideView:
         best: tuple[int, str | None] = (10**6, None)
         for x in hexes:
             cand = (self.board.distance(h, x), x)
-            if cand < best:  # type: ignore[operator]
+            if cand < best:
                 best = cand
         return best
 

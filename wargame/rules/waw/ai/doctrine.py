@@ -179,7 +179,7 @@ class _Plan:
         self.state = view.state
         self.side = view.side
         st = self.state
-        objs = list(self.rules.objectives)
+        objs: list[tuple[str, int, str]] = list(self.rules.objectives)
         self.objectives = objs
         mine = sum(vp for h, vp, _n in objs if st.control.get(h) == self.side)
         theirs = sum(vp for h, vp, _n in objs if st.control.get(h) == view.enemy)
@@ -470,9 +470,7 @@ class _Plan:
         """How strongly the enemy holds a hex (its units on and next to it)."""
         d = self.view.board.distance
         return 0.5 * sum(
-            self.view.value(t)
-            for t in self.view.targets
-            if d(t.position, h) <= 1  # type: ignore[arg-type]
+            self.view.value(t) for t in self.view.targets if d(t.position, h) <= 1
         )
 
     def _score(

@@ -139,12 +139,13 @@ class GreedyPolicy:
     def _score(view: SideView, u: Any) -> Any:
         targets = [at(t) for t in view.targets]
 
-        reach = max(view.rules.weapon_reach(u), 1)
+        reach: int = max(view.rules.weapon_reach(u), 1)
 
         def score(h: str) -> float:
             near, _ = view.nearest(h, targets)
+            cover: int = view.board.defence_dice(h)
             # cover, and close to weapon range of the nearest enemy
-            return 0.15 * view.board.defence_dice(h) - 0.05 * max(0, near - reach)
+            return 0.15 * cover - 0.05 * max(0, near - reach)
 
         def costly(h: str) -> float:
             return view.firepower_at(u, h) - 0.5 * view.threat(u, h)
