@@ -333,9 +333,15 @@ class GameView(w.VBox):  # type: ignore[misc]
         return self.game.state
 
     @property
+    def shown_log(self) -> pd.DataFrame:
+        """The log the view shows: the human side's (only what it may see), or
+        the umpire's whole log."""
+        return self.game.log_for(self.human)
+
+    @property
     def log_frame(self) -> pd.DataFrame:
-        """``game.log`` with the turn, side and unit filters of the log panel."""
-        return filter_log(self.game.log, **self._log_filters())
+        """The shown log with the turn, side and unit filters of the log panel."""
+        return filter_log(self.shown_log, **self._log_filters())
 
     def _log_filters(self) -> dict[str, Any]:
         return {
@@ -355,7 +361,7 @@ class GameView(w.VBox):  # type: ignore[misc]
         self.status.value = status_html(
             game, human=self.human, policy_names=self.policy_labels
         )
-        log = game.log
+        log = self.shown_log
         self.dice.value = dice_html(last_rolls(log))
         self._refresh_panels(state)
         turns = [
@@ -366,6 +372,7 @@ class GameView(w.VBox):  # type: ignore[misc]
             keep = self.log_turn.value
             self.log_turn.options = turns
             self.log_turn.value = keep if keep in dict(turns).values() else _ALL
+        self._refresh_unit_filter(state)
         self._refresh_log(log)
         over = game.is_over
         for b in (self.step_button, self.turn_button, self.run_button):
@@ -397,8 +404,19 @@ class GameView(w.VBox):  # type: ignore[misc]
             if widget.value != body:
                 widget.value = body
 
+    def _refresh_unit_filter(self, state: GameState) -> None:
+        """The log's unit filter lists the units the shown state holds."""
+        units = [
+            ("all units", _ALL),
+            *[(f"{u.name} ({uid})", uid) for uid, u in state.units.items()],
+        ]
+        if tuple(self.log_unit.options) != tuple(units):
+            keep = self.log_unit.value
+            self.log_unit.options = units
+            self.log_unit.value = keep if keep in dict(units).values() else _ALL
+
     def _refresh_log(self, log: pd.DataFrame | None = None) -> None:
-        log = self.game.log if log is None else log
+        log = self.shown_log if log is None else log
         self.log_table.value = log_table_html(log, **self._log_filters())
 
     def _follow_selection(self, state: GameState) -> None:

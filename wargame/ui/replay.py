@@ -48,9 +48,12 @@ class ReplayView(w.VBox):  # type: ignore[misc]
             written by :meth:`~wargame.engine.Game.save`.
         interval_ms: time between events when playing.
         height: CSS height of the map.
+        side: replay what this side knew (its view of each state and only the
+            events it saw); ``None``, the default, replays everything.
 
     Raises:
         SaveFileError: the save file cannot be loaded (the message says why).
+        ValueError: ``side`` is not a side of the game.
 
     Position 0 is the set-up; position ``i`` is the state after event ``i``
     (``game.log`` row ``i - 1``).  :meth:`show` moves there from code.
@@ -62,6 +65,7 @@ class ReplayView(w.VBox):  # type: ignore[misc]
         *,
         interval_ms: int = 500,
         height: str = "520px",
+        side: str | None = None,
     ) -> None:
         from wargame.engine import Game
 
@@ -70,9 +74,13 @@ class ReplayView(w.VBox):  # type: ignore[misc]
         else:
             game = Game.load(os.fspath(game_or_save))
         self.game = game
-        self.events_log = game.log
+        #: the side whose knowledge is replayed (``None``: the umpire's, all)
+        self.side = side
+        self.events_log = game.log_for(side)
         initial = game.initial_state
-        self.states: list[GameState] = [initial] + [s for _, s in game.replay()]
+        if side is not None:
+            initial = game.ruleset.view(initial, side)
+        self.states: list[GameState] = [initial] + [s for _, s in game.replay(side)]
         self.mapview = MapView(game.map, height=height)
         self.mapview.info_rows = lambda label: [
             ("units", units_html(self.game, label, self.state))
@@ -144,7 +152,7 @@ class ReplayView(w.VBox):  # type: ignore[misc]
         self.status.value = status_html(self.game, state=state)
         self.panels.value = "".join(
             f"<div><b>{html.escape(title)}</b>{body}</div>"
-            for title, body in panels_html(self.game, state)
+            for title, body in panels_html(self.game, state, self.side)
         )
         if position == 0:
             self.event.value = "<b>Set-up</b>: the scenario's starting positions."
