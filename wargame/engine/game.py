@@ -154,10 +154,10 @@ class Game:
     def _decider_view(self) -> GameState:
         """The state as the current side knows it (the state itself when the
         rule system hides nothing)."""
-        side = self.ruleset.current_side(self.state)
-        if side is None or not getattr(self.ruleset, "hidden_information", False):
+        if not getattr(self.ruleset, "hidden_information", False):
             return self.state
-        return self.ruleset.view(self.state, side)
+        side = self.ruleset.current_side(self.state)
+        return self.state if side is None else self.ruleset.view(self.state, side)
 
     def apply(self, action: Action | Mapping[str, Any]) -> list[Event]:
         """Apply an action of the current side; return the events it produced.

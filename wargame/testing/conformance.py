@@ -42,6 +42,7 @@ from typing import Any
 
 from wargame.engine import (
     Action,
+    Decision,
     Event,
     Game,
     GameState,
@@ -272,9 +273,7 @@ def _play(
     return game
 
 
-def _decision(game: Game, side: str, acts: Sequence[Action]) -> Any:
-    from wargame.engine import Decision
-
+def _decision(game: Game, side: str, acts: Sequence[Action]) -> Decision:
     return Decision(side=side, legal_actions=acts, number=len(game.actions),
                     seed=game.seed)
 

@@ -22,10 +22,10 @@ __all__ = [
 
 
 def policy_names(ruleset: str | None = None) -> list[str]:
-    """Names of the AI policies on offer for a rule system (``random`` at least)."""
+    """Names of the AI policies on offer for a rule system (``random`` plays all)."""
     from wargame.engine.policy import available_policies
 
-    return available_policies(ruleset) or ["random"]
+    return available_policies(ruleset)
 
 
 def make_policy(name: str, ruleset: str | None = None) -> Any:

@@ -321,12 +321,29 @@ def unit_odds(
         >>> round(float(p.sum()), 9), p.index.name
         (1.0, 'net_hits')
     """
-    from .odds import odds, result_odds
-
     rules = game.ruleset
     if not isinstance(rules, _Helpers):  # a WawRuleset
         raise TypeError("unit_odds needs a waw-classic game")
-    st = game.state
+    return state_odds(
+        rules, game.state, attacker, target, weapon=weapon, with_hq=with_hq,
+        results=results,
+    )
+
+
+def state_odds(
+    rules: _Helpers,
+    st: GameState,
+    attacker: str,
+    target: str,
+    *,
+    weapon: str | None = None,
+    with_hq: bool = False,
+    results: bool = False,
+) -> pd.Series:
+    """:func:`unit_odds` for a state of a game of ``rules`` (e.g. a side's view
+    or a replayed state)."""
+    from .odds import odds, result_odds
+
     u, t = st.units[attacker], st.units[target]
     if u.destroyed or t.destroyed:
         raise ValueError("both units must be in play")

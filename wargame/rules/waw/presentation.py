@@ -24,10 +24,9 @@ from __future__ import annotations
 
 import argparse
 from functools import lru_cache
-from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from wargame.engine import GameState, Unit, locate_hex
+from wargame.engine import GameState, Unit
 from wargame.engine.present import Panel, PanelItem, PanelSection, Reach, UnitLook
 from wargame.engine.scenario import objective_id
 
@@ -99,6 +98,8 @@ class _Presentation:
     info: Any
     map: Any
     scenario: Any
+    catalog: Any
+    objectives: tuple[tuple[str, int, str], ...]
 
     # -- counters ------------------------------------------------------------ #
     def unit_look(self, state: GameState, unit: Unit) -> UnitLook:
@@ -116,7 +117,7 @@ class _Presentation:
             words.append("Ops Complete")
         if unit.carried_by is not None:
             words.append(f"aboard {unit.carried_by}")
-        marks = self.unit_columns(state).get("markers", {}).get(unit.id)  # type: ignore[attr-defined]
+        marks = self.marker_words(unit)
         kind = UNIT_ICONS.get(t.unit_class.value, "unknown")
         rank = 2 if unit.carried_by is not None else 1 if kind == "hq" else 0
         return UnitLook(
@@ -125,12 +126,29 @@ class _Presentation:
             t.name,
             t.nation.value,
             words=tuple(words),
-            markers=(str(marks),) if marks else (),
+            markers=marks,
             reduced=unit.strength == "reduced",
             suppressed=unit.disrupted,
             spent=unit.ops_complete,
             rank=rank,
         )
+
+    def marker_words(self, unit: Unit) -> tuple[str, ...]:
+        """The unit's special state in words: helicopter mode (9.0), laid bridge,
+        hiding (6.1.5), Artillery Shock, its support weapon (1.3.5)."""
+        words = []
+        if self.info[unit.id].is_helicopter:
+            words.append(f"{unit.attrs.get('mode') or 'low'} mode")
+        if unit.attrs.get("deployed"):
+            words.append("bridge laid")
+        if unit.attrs.get("hiding"):
+            words.append("hiding")
+        if unit.attrs.get("shock"):
+            words.append("artillery shock")
+        if unit.attrs.get("sw"):
+            placed = "placed" if unit.attrs.get("sw_placed") else "unplaced"
+            words.append(f"SW {self.catalog[unit.attrs['sw']].name} ({placed})")
+        return tuple(words)
 
     def unit_reach(self, state: GameState, unit_id: str) -> tuple[Reach, ...]:
         """Normal and extended range of the unit's longest weapon (6.1.1), in
@@ -163,15 +181,14 @@ class _Presentation:
         not) and why a weapon cannot fire at all (``note``)."""
         import pandas as pd
 
-        from . import unit_odds
         from .actions import Fire
+        from .helpers import state_odds
         from .odds import OUTCOMES
 
         u, t = state.units[shooter], state.units[target]
         if u.destroyed or t.destroyed:
             raise ValueError("both units must be in play")
         side = get_unit(u.type).side(u.strength == "reduced")
-        shim = SimpleNamespace(ruleset=self, state=state)
         rows = []
         for kind in ("ap", "he", "aa"):
             w = getattr(side, kind)
@@ -179,7 +196,14 @@ class _Presentation:
                 continue
             row: dict[str, Any] = {"weapon": kind.upper()}
             try:
-                p = unit_odds(shim, shooter, target, weapon=kind, results=True)  # type: ignore[arg-type]
+                p = state_odds(
+                    self,  # type: ignore[arg-type]  # mixed into WawRuleset
+                    state,
+                    shooter,
+                    target,
+                    weapon=kind,
+                    results=True,
+                )
                 row.update({k: float(p[k]) for k in OUTCOMES})
                 row["note"] = ""
             except ValueError as exc:
@@ -211,11 +235,14 @@ class _Presentation:
 
     def objective_control(self, state: GameState) -> dict[str, str | None]:
         """Who holds each scenario objective, by its stable id."""
-        out: dict[str, str | None] = {}
-        for i, raw in enumerate(self.scenario.objectives):
-            h, _, _ = locate_hex(self.map, raw, default="hex")
-            out[objective_id(raw, i)] = state.control.get(h) if h else None
-        return out
+        # setup's objectives (hex, vp, name) are the scenario's, in order: a
+        # scenario with a bad objective never makes a rule system
+        return {
+            objective_id(raw, i): state.control.get(h)
+            for i, (raw, (h, _vp, _name)) in enumerate(
+                zip(self.scenario.objectives, self.objectives, strict=True)
+            )
+        }
 
     # -- command line: wargame odds waw-classic ------------------------------ #
     @classmethod

@@ -375,8 +375,7 @@ class WawRuleset(
     def unit_columns(self, state: GameState) -> dict[str, dict[str, Any]]:
         """WaW columns for ``Game.units``: class, MP left, in command, markers.
 
-        ``markers``: the unit's special state in words - helicopter mode (9.0),
-        laid bridge, hiding (6.1.5), Artillery Shock, its support weapon (1.3.5).
+        ``markers``: the unit's special state in words (:meth:`marker_words`).
         """
         cls, mp_left, cmd, marks = {}, {}, {}, {}
         for uid, u in state.units.items():
@@ -384,19 +383,7 @@ class WawRuleset(
             cls[uid] = i.utype.unit_class.value
             mp_left[uid] = None if u.destroyed else self._mp(u) - self._spent(u)
             cmd[uid] = None if u.destroyed else self.in_command(state, u)
-            words = []
-            if i.is_helicopter:
-                words.append(f"{u.attrs.get('mode') or 'low'} mode")
-            if u.attrs.get("deployed"):
-                words.append("bridge laid")
-            if u.attrs.get("hiding"):
-                words.append("hiding")
-            if u.attrs.get("shock"):
-                words.append("artillery shock")
-            if u.attrs.get("sw"):
-                placed = "placed" if u.attrs.get("sw_placed") else "unplaced"
-                words.append(f"SW {self.catalog[u.attrs['sw']].name} ({placed})")
-            marks[uid] = ", ".join(words) or None
+            marks[uid] = ", ".join(self.marker_words(u)) or None
         return {
             "unit_class": cls,
             "mp_left": mp_left,
