@@ -399,11 +399,19 @@ class RulesetBase:
 
     # -- presentation and analysis hooks: defaults -------------------------- #
     def unit_look(self, state: GameState, unit: Unit) -> UnitLook:
-        """Default look: the ``unit_class`` unit column (if any) as the symbol,
-        the side's colour, the strength word unless ``"full"``."""
+        """Default look: the unit's ``unit_class`` attribute (else its type) as
+        the symbol word, the side's colour, the strength word unless ``"full"``.
+
+        Examples:
+            >>> from wargame.engine.state import Unit
+            >>> u = Unit("A1", "Rifles", "red", None, "infantry", strength="worn")
+            >>> look = RulesetBase().unit_look(None, u)  # type: ignore[arg-type]
+            >>> look.symbol, look.colour, look.words
+            ('infantry', None, ('worn',))
+        """
         words = () if unit.strength in ("full", "") else (unit.strength,)
-        cls = self.unit_columns(state).get("unit_class", {}).get(unit.id)
-        return UnitLook(str(cls or "unknown"), None, unit.type, words=words)
+        cls = unit.attrs.get("unit_class") or unit.type
+        return UnitLook(str(cls), None, unit.type, words=words)
 
     def unit_reach(self, state: GameState, unit_id: str) -> tuple[Reach, ...]:
         """No range rings."""
