@@ -64,3 +64,12 @@ def test_odds_bad_input_exits_2_with_one_line(argv, message, capsys):
     err = capsys.readouterr().err
     assert message in err
     assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_odds_of_a_rule_system_lists_its_own_options_and_refuses_unknown_ones(capsys):
+    assert main(["odds", "waw-classic", "--help"]) == 0
+    assert "--attacker ATTACKER" in capsys.readouterr().out
+    assert main(["odds", "waw-classic", "--bogus"]) == 2
+    assert "unrecognized arguments: --bogus" in capsys.readouterr().err
+    assert main(["odds", "coh", "--list"]) == 2
+    assert "rule systems with odds: waw-classic" in capsys.readouterr().err
