@@ -291,7 +291,14 @@ class Game:
 
     @property
     def units(self) -> pd.DataFrame:
-        """Current units: position, strength and status, one row per unit."""
+        """Current units, one row per unit (index ``unit``).
+
+        Engine columns: ``name``, ``side``, ``formation``, ``type``, ``hex``, ``x``,
+        ``y``, ``strength``, ``facing``, ``hidden`` and ``status`` (``"destroyed"``
+        or ``"ok"``), then the rule system's :meth:`~.ruleset.Ruleset.unit_columns`
+        (World at War: ``disrupted``, ``ops_complete``, ``carried_by``, a
+        ``status`` that also says ``"disrupted"``, ``unit_class``...).
+        """
         import pandas as pd
 
         rows = []
@@ -308,23 +315,20 @@ class Game:
                     "x": pos.x if isinstance(pos, Point) else np.nan,
                     "y": pos.y if isinstance(pos, Point) else np.nan,
                     "strength": u.strength,
-                    "disrupted": u.disrupted,
-                    "ops_complete": u.ops_complete,
-                    "carried_by": u.carried_by,
                     "facing": u.facing,
                     "hidden": u.hidden,
-                    "status": (
-                        "destroyed"
-                        if u.destroyed
-                        else "disrupted"
-                        if u.disrupted
-                        else "ok"
-                    ),
+                    "status": "destroyed" if u.destroyed else "ok",
                 }
             )
         df = pd.DataFrame(rows).set_index("unit")
+        # the rule system's columns: an engine column of the same name (e.g.
+        # ``status``) is replaced in place, the others follow in the hook's order;
+        # a column of only true/false values is boolean, the others are objects
         for col, values in self.ruleset.unit_columns(self.state).items():
-            df[col] = pd.Series(values, dtype=object).reindex(df.index)
+            column = pd.Series(values, dtype=object).reindex(df.index)
+            if len(column) and all(isinstance(v, bool) for v in column):
+                column = column.astype(bool)
+            df[col] = column
         for col in ("side", "formation", "strength", "status"):
             df[col] = df[col].astype("category")
         return df
