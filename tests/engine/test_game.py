@@ -252,7 +252,7 @@ def _write(tmp_path: Path, content: object) -> Path:
 def test_a_save_is_versioned_json_with_scenario_seed_and_actions(
     save_data: dict,
 ) -> None:
-    assert save_data["format"] == "wargame-save" and save_data["version"] == 1
+    assert save_data["format"] == "wargame-save" and save_data["version"] == 2
     assert save_data["seed"] == 9 and save_data["ruleset"] == "waw-classic"
     assert len(save_data["actions"]) == 25
     assert save_data["scenario"]["id"] == "test_remagen"
@@ -298,6 +298,14 @@ def test_a_save_is_versioned_json_with_scenario_seed_and_actions(
             lambda d: {**d, "check": {**d["check"], "state": "0" * 64}},
             "does not give the saved state (checksum mismatch)",
         ),
+        (
+            lambda d: {**d, "check": {**d["check"], "events": 3}},
+            "replaying the actions gives ",
+        ),
+        (
+            lambda d: {**d, "version": 1, "check": {**d["check"], "events": 3}},
+            "replaying the actions gives ",
+        ),
     ],
 )
 def test_damaged_or_foreign_save_files_give_a_clear_error(
@@ -308,6 +316,20 @@ def test_damaged_or_foreign_save_files_give_a_clear_error(
         Game.load(path)
     assert str(err.value).startswith(f"save file {path}: ")
     assert problem in str(err.value)
+
+
+def test_a_version_1_save_still_loads_checked_by_its_event_count(
+    tmp_path: Path, save_data: dict
+) -> None:
+    # version 1 digested the old state layout (World at War's disrupted,
+    # ops_complete and carried_by as engine Unit fields): the digest is not
+    # compared, the event count is
+    old = {**save_data, "version": 1, "check": {**save_data["check"]}}
+    old["check"]["state"] = "f" * 64
+    game = Game.load(_write(tmp_path, old))
+    assert len(game.events) == save_data["check"]["events"]
+    assert game.state.digest() == save_data["check"]["state"]
+    assert game.log.equals(played(9, steps=25).log)
 
 
 def test_a_missing_save_file(tmp_path: Path) -> None:

@@ -30,6 +30,7 @@ from wargame.rules.waw import (
     Pass,
     Rally,
 )
+from wargame.rules.waw.unit_attrs import carried_by, disrupted, ops_complete
 
 
 def reason(g: Game, action) -> str:
@@ -130,7 +131,7 @@ def test_stacking_limit_is_two_units_with_hq_and_passengers_exempt() -> None:
     assert Move("A4", "K12") not in g.legal_actions()
     g.apply(Move("A1", "K11"))
     g.apply(Dismount("A3"))  # room now: the M60 left
-    assert g.state.units["A3"].carried_by is None
+    assert carried_by(g.state.units["A3"]) is None
 
 
 def test_units_cannot_move_into_enemy_hexes() -> None:
@@ -158,11 +159,11 @@ def test_a_unit_is_ops_complete_once_another_unit_acts() -> None:
     )
     g.apply(Move("A1", "AA9"))
     g.apply(Move("A1", "AB9"))  # still the same unit's move
-    assert not g.state.units["A1"].ops_complete
+    assert not ops_complete(g.state.units["A1"])
     n0 = len(g.events)
     g.apply(Move("A2", "AA10"))
     assert kinds(new_events(g, n0))[0] == "ops_complete"
-    assert g.state.units["A1"].ops_complete
+    assert ops_complete(g.state.units["A1"])
     assert reason(g, Move("A1", "AA9")) == "M60 1/A is Ops Complete"
 
 
@@ -194,8 +195,8 @@ def test_fire_range_from_the_grid_and_dice_from_resolve_fire() -> None:
     assert (save.unit, save.dice, save.needed, save.hits) == ("B1", (5, 1), 5, 1)
     assert (hit.unit, hit.hits, hit.result) == ("B1", 2, "reduced")
     b1 = g.state.units["B1"]
-    assert (b1.strength, b1.disrupted) == ("reduced", True)
-    assert g.state.units["A1"].ops_complete
+    assert (b1.strength, disrupted(b1)) == ("reduced", True)
+    assert ops_complete(g.state.units["A1"])
     assert g.rng.remaining == 0
     # the same dice through the pure rule function give the same result
     same = waw.resolve_fire(FixedDice([3, 3, 1, 6, 5, 1]), "m60", "t72", range_hexes=2)
@@ -227,7 +228,7 @@ def test_m48_vs_t64_in_town_ruins_example_played_on_the_map() -> None:
     assert "2 armor + 2 terrain" in save.detail
     assert (hit.hits, hit.result) == (2, "reduced")
     b1 = g.state.units["B1"]
-    assert (b1.strength, b1.disrupted) == ("reduced", True)
+    assert (b1.strength, disrupted(b1)) == ("reduced", True)
     assert g.rng.remaining == 0
 
 
@@ -383,7 +384,7 @@ def test_moving_in_enemy_sight_and_range_opens_opportunity_fire() -> None:
         "opportunity_end",
     ]
     assert g.state.units["B1"].destroyed
-    assert g.state.units["A1"].ops_complete
+    assert ops_complete(g.state.units["A1"])
     assert g.current_side == "pact" and g.state.vars.get("acting") is None
 
 
@@ -393,7 +394,7 @@ def test_a_mover_disrupted_by_opportunity_fire_stops() -> None:
     g.rng = FixedDice([6, 1, 1, 1, 1, 1])  # 1 hit, no save: disrupted
     g.apply(Fire("A1", "B1", "ap"))
     b1 = g.state.units["B1"]
-    assert b1.disrupted and b1.ops_complete
+    assert disrupted(b1) and ops_complete(b1)
     assert reason(g, Move("B1", "M17")) == "T-72 1/74 is Ops Complete"
 
 
@@ -402,7 +403,7 @@ def test_passing_closes_the_opportunity_window() -> None:
     g.apply(Move("B1", "L17"))
     g.apply(Pass())
     assert g.state.phase == "action" and g.current_side == "pact"
-    assert not g.state.units["A1"].ops_complete
+    assert not ops_complete(g.state.units["A1"])
     g.apply(Move("B1", "L18"))  # the next hex opens a new window
     assert g.state.vars["opp"] == "B1"
 
@@ -463,7 +464,7 @@ def test_beaten_defenders_fall_back_one_hex_straight_back() -> None:
     assert g.events[-1].result == "hex taken"
     a1 = g.state.units["A1"]
     assert a1.position == g.ruleset.board.beyond("L17", "M17") == "N16"
-    assert a1.disrupted and not a1.destroyed
+    assert disrupted(a1) and not a1.destroyed
     assert "retreat" in kinds(g.events)
 
 
@@ -553,8 +554,8 @@ def test_rally_subtracts_the_hq_leadership_in_the_hex() -> None:
     rallies = [e for e in g.events if e.kind == "rally"]
     assert [r.result for r in rallies] == ["rallied", "still disrupted"]
     assert [r.needed for r in rallies] == [7, 7]
-    assert not g.state.units["B1"].disrupted and g.state.units["B2"].disrupted
-    assert g.state.units["B1"].ops_complete
+    assert not disrupted(g.state.units["B1"]) and disrupted(g.state.units["B2"])
+    assert ops_complete(g.state.units["B1"])
 
 
 def test_out_of_command_units_must_pass_morale_to_act() -> None:
@@ -624,7 +625,7 @@ def test_hq_moving_alone_rolls_for_the_risk_with_its_modifiers() -> None:
     assert check.dice == (4,) and "crossed enemy LOS in the open -2" in check.detail
     assert check.result == "reduced"
     assert g.state.units["A-HQ"].strength == "reduced"
-    assert g.state.units["A-HQ"].ops_complete
+    assert ops_complete(g.state.units["A-HQ"])
 
 
 def test_hq_moving_to_an_adjacent_stack_adds_one() -> None:
@@ -775,7 +776,7 @@ def test_infantry_mounts_rides_and_cannot_fire_from_its_carrier() -> None:
     ]
     g = game_for(units, "B")
     g.apply(Mount("B2", "B1"))
-    assert g.state.units["B2"].carried_by == "B1" and g.state.units["B2"].ops_complete
+    assert carried_by(g.state.units["B2"]) == "B1" and ops_complete(g.state.units["B2"])
     g.apply(Move("B1", "K18"))
     hold_fire(g)
     assert g.state.units["B2"].position == "K18"
@@ -799,7 +800,7 @@ def test_a_destroyed_carrier_rolls_for_its_passengers() -> None:
     assert kinds(ev) == ["fire", "save", "hit", "passengers", "wreck"]
     assert ev[-2].dice == (3,) and ev[-2].result == "reduced, bails out"
     b2 = g.state.units["B2"]
-    assert (b2.strength, b2.disrupted, b2.carried_by) == ("reduced", True, None)
+    assert (b2.strength, disrupted(b2), carried_by(b2)) == ("reduced", True, None)
 
 
 # --------------------------------------------------------------------------- #

@@ -23,6 +23,7 @@ from wargame.rules.waw import (
     Pass,
 )
 from wargame.rules.waw.ruleset import END_CHIT
+from wargame.rules.waw.unit_attrs import ops_complete
 
 BASIC = [
     unit("A-HQ", "us_hq", "A", "N17"),
@@ -139,7 +140,7 @@ def test_cleanup_removes_ops_complete_and_returns_all_chits() -> None:
     g.apply(Move("A1", "O18"))
     hold_fire(g)
     g.apply(EndActivation())
-    assert g.state.units["A1"].ops_complete
+    assert ops_complete(g.state.units["A1"])
     turn = g.state.turn
     while g.state.turn == turn:
         v = g.state.vars
@@ -149,7 +150,7 @@ def test_cleanup_removes_ops_complete_and_returns_all_chits() -> None:
             g.apply(Pass())
         else:
             g.apply(EndActivation())
-    assert not any(u.ops_complete for u in g.state.units.values())
+    assert not any(ops_complete(u) for u in g.state.units.values())
     assert Counter(g.state.decks["cup"]) + Counter(g.state.decks["aside"]) + Counter(
         [g.state.vars["drawn"]] if g.state.vars.get("drawn") else []
     ) == Counter({"A": 2, "B": 1, END_CHIT: 2})

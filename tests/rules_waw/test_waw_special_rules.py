@@ -47,6 +47,7 @@ from wargame.rules.waw import (
     SetMode,
     unit_odds,
 )
+from wargame.rules.waw.unit_attrs import carried_by, disrupted, ops_complete
 
 # --------------------------------------------------------------------------- #
 # support weapons (WaW 1.3.5)                                                 #
@@ -78,8 +79,8 @@ def test_support_weapon_fires_with_the_main_weapon_at_another_target() -> None:
     assert "placed" in ev[2].detail and ev[2].needed == 4
     assert g.rng.remaining == 0
     b1, b2 = g.state.units["B1"], g.state.units["B2"]
-    assert (b1.strength, b1.disrupted) == ("reduced", True)
-    assert (b2.strength, b2.disrupted) == ("reduced", True)
+    assert (b1.strength, disrupted(b1)) == ("reduced", True)
+    assert (b2.strength, disrupted(b2)) == ("reduced", True)
     assert g.state.units["A1"].attrs["sw_placed"]
 
 
@@ -200,7 +201,7 @@ def test_tank_atgm_stays_after_a_hit() -> None:
     g.rng = FixedDice([4, 1, 6, 6, 1])  # 1 hit; M60 saves 2 armor dice on 5+
     g.apply(Fire("B1", "A1", "sw"))
     assert g.state.units["B1"].attrs["sw"] == "songster"
-    assert g.state.units["A1"].disrupted is False  # both saves on 6
+    assert disrupted(g.state.units["A1"]) is False  # both saves on 6
 
 
 def test_disrupted_tank_cannot_fire_its_atgm() -> None:
@@ -232,7 +233,7 @@ def test_transport_passengers_disrupted_with_carrier() -> None:
     ev = since(g, n0)
     assert kinds(ev) == ["fire", "save", "hit", "passengers"]
     assert ev[-1].dice is None and ev[-1].result == "disrupted"
-    assert g.state.units["B2"].disrupted and g.state.units["B2"].strength == "full"
+    assert disrupted(g.state.units["B2"]) and g.state.units["B2"].strength == "full"
     assert g.rng.remaining == 0
 
 
@@ -242,7 +243,7 @@ def test_transport_passengers_rally_with_carrier() -> None:
     g = game_for(units, "B")
     g.rng = FixedDice([1, 1])
     g.apply(Rally("B1"))
-    assert not g.state.units["B1"].disrupted and not g.state.units["B2"].disrupted
+    assert not disrupted(g.state.units["B1"]) and not disrupted(g.state.units["B2"])
     assert g.rng.remaining == 0
 
 
@@ -257,7 +258,7 @@ def test_transport_losses_carrier_reduced_even_die_reduces_passengers() -> None:
     assert kinds(ev) == ["fire", "save", "hit", "passengers"]
     assert ev[-1].dice == (4,)
     b2 = g.state.units["B2"]
-    assert (b2.strength, b2.disrupted, b2.carried_by) == ("reduced", True, "B1")
+    assert (b2.strength, disrupted(b2), carried_by(b2)) == ("reduced", True, "B1")
 
 
 def test_transport_losses_carrier_reduced_odd_die_spares_passengers_steps() -> None:
@@ -265,7 +266,7 @@ def test_transport_losses_carrier_reduced_odd_die_spares_passengers_steps() -> N
     g.rng = FixedDice([3, 3, 1, 1, 1, 5])
     g.apply(Fire("A1", "B1", "ap"))
     b2 = g.state.units["B2"]
-    assert (b2.strength, b2.disrupted) == ("full", True)
+    assert (b2.strength, disrupted(b2)) == ("full", True)
 
 
 def test_carried_infantry_cannot_fire_but_its_carrier_can() -> None:
@@ -308,7 +309,7 @@ def test_loading_and_unloading_cost_the_carrier_one_mp() -> None:
     g = game_for(aboard, "B")
     g.apply(Dismount("B2"))
     assert g.state.units["B1"].attrs["mp"] == 1.0
-    assert g.state.units["B2"].carried_by is None
+    assert carried_by(g.state.units["B2"]) is None
 
 
 def test_an_exhausted_carrier_cannot_load() -> None:
@@ -374,7 +375,7 @@ def test_tow_jeep_example_played_on_the_map() -> None:
         assert kinds(ev) == ["fire", "save", "hit"]
         assert ev[0].needed == 5 and ev[0].hits == 1 and ev[1].dice == (save,)
         a1 = g.state.units["A1"]
-        assert (a1.strength, a1.disrupted) == after
+        assert (a1.strength, disrupted(a1)) == after
 
 
 def test_destroyed_vehicle_leaves_a_wreck_that_light_vehicles_keep_out_of() -> None:
@@ -527,7 +528,7 @@ def test_aa_fire_keeps_its_range_other_fire_at_helicopters_is_halved() -> None:
     ev = since(g, n0)
     assert kinds(ev) == ["fire", "save", "hit"]
     assert ev[0].needed == 4 and ev[1].dice == (6,)  # armoured Hind: 1 die on 6
-    assert g.state.units["B2"].disrupted  # 2 hits - 1 save = 1: disrupted
+    assert disrupted(g.state.units["B2"])  # 2 hits - 1 save = 1: disrupted
 
 
 def test_two_net_hits_destroy_a_helicopter_and_leave_no_wreck() -> None:
@@ -650,9 +651,9 @@ def test_mortar_fires_indirectly_at_a_hex_its_hq_sees() -> None:
     )
     assert g.rng.remaining == 0
     st = g.state.units
-    assert (st["B1"].strength, st["B1"].disrupted) == ("reduced", True)
-    assert st["B2"].disrupted and st["B2"].strength == "full"
-    assert st["A2"].ops_complete and not st["A-HQ"].ops_complete
+    assert (st["B1"].strength, disrupted(st["B1"])) == ("reduced", True)
+    assert disrupted(st["B2"]) and st["B2"].strength == "full"
+    assert ops_complete(st["A2"]) and not ops_complete(st["A-HQ"])
     assert Fire("A1", "B2", "ap") in g.legal_actions()  # the HQ's stack acts on
 
 
@@ -710,7 +711,7 @@ def test_hiding_in_cover_gives_an_extra_defence_die() -> None:
     # WaW 6.1.5 (assumed procedure): the M48 example's "hidden" bonus die.
     g = game_for(HIDE_UNITS, "B")
     g.apply(Hide("B1"))
-    assert g.state.units["B1"].attrs["hiding"] and g.state.units["B1"].ops_complete
+    assert g.state.units["B1"].attrs["hiding"] and ops_complete(g.state.units["B1"])
     g.apply(EndActivation())
     activate(g, "A")
     g.rng = FixedDice([4, 4, 6, 5])  # HE 2 at half range: 2 hits; 2 save dice
@@ -851,7 +852,7 @@ def test_called_artillery_attacks_each_unit_of_the_hex() -> None:
     assert [e.target for e in ev if e.kind == "support_fire"] == ["B1", "B2"]
     assert [e.dice for e in ev if e.kind == "support_fire"] == [(5, 5, 1), (5, 1, 1)]
     st = g.state
-    assert st.units["B1"].strength == "reduced" and st.units["B2"].disrupted
+    assert st.units["B1"].strength == "reduced" and disrupted(st.units["B2"])
     assert st.units["B1"].attrs["shock"] and st.units["B2"].attrs["shock"]
     assert dict(st.vars["in_zone"]) == {"K16": "arty"}
     assert dict(st.vars["ammo"]) == {"arty": 1}
@@ -988,7 +989,7 @@ def test_bridge_layer_lays_its_bridge_for_two_mp_and_tanks_cross_for_two() -> No
     (ev,) = [e for e in since(g, n0) if e.kind == "bridge"]
     assert ev.result == "laid"
     b1 = g.state.units["B1"]
-    assert b1.attrs["deployed"] and b1.attrs["mp"] == 3.0 and b1.ops_complete
+    assert b1.attrs["deployed"] and b1.attrs["mp"] == 3.0 and ops_complete(b1)
     g.apply(Move("B2", "Y11"))
     hold_fire(g)
     assert g.state.units["B2"].attrs["mp"] == 2.0
@@ -1016,7 +1017,7 @@ def test_a_disrupted_bridge_costs_three_mp_to_cross() -> None:
     activate(g, "A")
     g.rng = FixedDice([4, 1, 1])
     g.apply(Fire("A1", "B1", "he"))
-    assert g.state.units["B1"].disrupted and not g.state.units["B1"].destroyed
+    assert disrupted(g.state.units["B1"]) and not g.state.units["B1"].destroyed
     g.rng = np.random.default_rng(4)
     g.apply(EndActivation())
     activate(g, "B")

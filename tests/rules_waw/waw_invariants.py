@@ -27,6 +27,7 @@ from typing import Any
 
 from wargame.engine import Decision, Event, GameState, RandomPolicy
 from wargame.rules.waw.ruleset import END_CHIT, STACK_LIMIT, WawRuleset
+from wargame.rules.waw.unit_attrs import carried_by, ops_complete
 
 # event kinds where the event's ``unit`` is the one acting
 ACTING_KINDS = frozenset(
@@ -87,7 +88,7 @@ class InvariantChecker:
             assert event.hex_to not in state.vars.get("wrecks", ()), where
         if event.kind == "cleanup":
             self.done.clear()
-            assert not any(u.ops_complete for u in state.units.values()), where
+            assert not any(ops_complete(u) for u in state.units.values()), where
         if event.kind == "turn":
             self.turn_chits = Counter(state.decks["cup"])
             self.done.clear()
@@ -109,10 +110,10 @@ class InvariantChecker:
                 f"{where}: {u.id} has no on-map hex ({pos!r})"
             )
             sides_at.setdefault(pos, set()).add(u.side)
-            if u.carried_by is not None:
-                c = state.units[u.carried_by]
+            if carried_by(u) is not None:
+                c = state.units[carried_by(u)]
                 assert c.position == pos, f"{where}: {u.id} not in its carrier's hex"
-                assert info[c.id].is_carrier and c.carried_by is None, where
+                assert info[c.id].is_carrier and carried_by(c) is None, where
                 continue
             if info[u.id].is_hq:
                 hqs[pos] += 1
@@ -142,7 +143,7 @@ class InvariantChecker:
         if acting is not None:
             u = state.units[acting]
             assert u.formation == state.vars.get("active"), f"{where}: acting {acting}"
-            assert not u.destroyed and not u.ops_complete, f"{where}: acting {acting}"
+            assert not u.destroyed and not ops_complete(u), f"{where}: acting {acting}"
 
 
 class CheckingPolicy:
@@ -161,7 +162,7 @@ class CheckingPolicy:
         assert decision.legal_actions, f"{decision.side} has no legal action"
         st = self.state()
         for u in st.units.values():
-            if u.carried_by is not None and not u.destroyed:
-                assert not st.units[u.carried_by].destroyed, f"{u.id} in a wreck"
+            if carried_by(u) is not None and not u.destroyed:
+                assert not st.units[carried_by(u)].destroyed, f"{u.id} in a wreck"
         self.decisions += 1
         return self.inner.choose(decision)

@@ -56,6 +56,15 @@ def test_unknown_unit_types_are_reported_by_the_rule_system(tmp_path: Path) -> N
     ]
 
 
+def test_a_disrupted_flag_must_be_true_or_false(tmp_path: Path) -> None:
+    # World at War's key (its scenario_keys), checked by its set-up
+    text = BASE.replace('hex = "N17"', 'hex = "N17"\ndisrupted = "yes"', 1)
+    path = write(tmp_path, "disrupted", text)
+    assert problems(path) == [
+        f"{path}: units[0] ('A1').disrupted: must be true or false, not 'yes'"
+    ]
+
+
 def test_missing_required_fields_are_named(tmp_path: Path) -> None:
     path = write(
         tmp_path, "missing", BASE.replace('id = "t"\n', "").replace("turns = 4\n", "")
@@ -248,9 +257,9 @@ def test_the_annotated_example_in_the_docs_validates_and_plays(tmp_path: Path) -
     assert rules.catalog["t72"].source == "estimate"
     assert rules.chart.defence_dice("orchard") == 0
     st = game.state
-    assert st.units["US-INF"].carried_by == "US-APC"
+    assert st.units["US-INF"].attrs["carried_by"] == "US-APC"
     assert st.units["US-INF"].attrs["sw"] == "dragon"
-    assert st.units["US-INF2"].disrupted
+    assert st.units["US-INF2"].attrs["disrupted"]
     assert st.units["SU-T3"].position is None
     assert st.formations["A/1-32"].attrs["morale"] == 8
     assert load_scenario(path).posture("nato") == "defend"
@@ -281,7 +290,8 @@ def test_reinforcements_enter_on_their_turn_at_the_first_free_entry_hex(
         ("A9", "O18", "arrived", 2),
     ]
     st = game.state
-    assert st.units["A9i"].position == "O18" and st.units["A9i"].carried_by == "A9"
+    assert st.units["A9i"].position == "O18"
+    assert st.units["A9i"].attrs["carried_by"] == "A9"
     assert st.control["O18"] == "nato" and "arrives" not in st.units["A8"].attrs
 
 

@@ -128,8 +128,8 @@ def test_one_stack_per_occupied_hex_with_every_live_unit(game):
 def test_stack_shows_the_counters_state_as_the_rules_word_it(game):
     st = game.state.copy()
     st.units["SU-T2"].strength = "reduced"
-    st.units["SU-T2"].disrupted = True
-    st.units["SU-T2"].ops_complete = True
+    st.units["SU-T2"].attrs["disrupted"] = True
+    st.units["SU-T2"].attrs["ops_complete"] = True
     look = game.ruleset.unit_look(st, st.units["SU-T2"])
     assert look.reduced and look.suppressed and look.spent
     s = {x.hex: x for x in unit_stacks(game, st)}["I16"]

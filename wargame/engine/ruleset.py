@@ -248,7 +248,11 @@ class Ruleset(Protocol):
         ...
 
     def unit_columns(self, state: GameState) -> dict[str, dict[str, Any]]:
-        """Extra columns for :attr:`Game.units` (column -> unit id -> value)."""
+        """Extra columns for :attr:`Game.units` (column -> unit id -> value).
+
+        One named like an engine column (``status``) replaces it; the others
+        follow the engine's columns in this order.
+        """
         ...
 
     # -- presentation and analysis hooks (wargame.engine.present) ----------- #

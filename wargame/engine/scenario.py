@@ -126,7 +126,6 @@ _COMMON: dict[str, tuple[str, ...]] = {
         "formation",
         "carried_by",
         "strength",
-        "disrupted",
         "note",
     ),
     "objectives": ("id", "name", "vp", "controlled_by", "note"),
@@ -806,9 +805,6 @@ def _validate(data: Any, where: str) -> tuple[list[str], Any]:
         cb = u.get("carried_by")
         if cb is not None and cb not in unit_ids:
             c.add(f"{label}.carried_by", f"{cb!r} is not a unit of the scenario")
-        d = u.get("disrupted")
-        if d is not None and not isinstance(d, bool):
-            c.add(f"{label}.disrupted", f"must be true or false, not {d!r}")
         _check_position_shape(c, u, label)
         if cb is not None and any(
             u.get(k) is not None for k in ("hex", "lonlat", "place")

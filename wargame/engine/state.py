@@ -137,9 +137,6 @@ class Unit:
     type: str
     position: Position | None = None
     strength: str = "full"
-    disrupted: bool = False
-    ops_complete: bool = False
-    carried_by: str | None = None
     facing: int | None = None
     hidden: bool = False
     models: tuple[Model, ...] = ()
@@ -165,9 +162,6 @@ class Unit:
             self.type,
             self.position,
             self.strength,
-            self.disrupted,
-            self.ops_complete,
-            self.carried_by,
             self.facing,
             self.hidden,
             self.models,
@@ -312,8 +306,8 @@ def unit_change(unit_id: str, **values: Any) -> tuple[Change, ...]:
     """Changes setting fields (or ``attrs``) of one unit.
 
     Examples:
-        >>> unit_change("u1", disrupted=True)
-        (('unit', 'u1', 'disrupted', True),)
+        >>> unit_change("u1", strength="reduced", mp_spent=2.0)
+        (('unit', 'u1', 'strength', 'reduced'), ('unit', 'u1', 'mp_spent', 2.0))
     """
     return tuple(("unit", unit_id, k, v) for k, v in values.items())
 

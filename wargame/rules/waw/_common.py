@@ -42,6 +42,7 @@ from .combat import (
     UnitState,
     check_fire_kind,
 )
+from .unit_attrs import carried_by, disrupted
 
 if TYPE_CHECKING:  # pragma: no cover
     from wargame.engine import Action
@@ -227,7 +228,7 @@ class _Snap:
             i = info[u.id]
             if i.is_hq:
                 hq[h] = u
-            elif u.carried_by is None:
+            elif carried_by(u) is None:
                 key = (h, u.side)
                 combat[key] = combat.get(key, 0) + 1
                 # WaW stacking: a deployed bridge does not count.
@@ -353,8 +354,8 @@ class _Queries(RulesetBase):
                 or x.destroyed
                 or not self.info[x.id].is_recon
                 or not isinstance(x.position, str)
-                or x.carried_by is not None
-                or x.disrupted
+                or carried_by(x) is not None
+                or disrupted(x)
             ):
                 continue
             if self._ground_los(state, x.position, h):
@@ -392,7 +393,7 @@ class _Queries(RulesetBase):
             out.update(dict.fromkeys(self._bridgeable_hexes(), 1.0))
         for h, b in self._bridges(state).items():
             if b.side == u.side:
-                out[h] = 3.0 if b.disrupted else 2.0
+                out[h] = 3.0 if disrupted(b) else 2.0
         return out
 
     def _bridgeable_hexes(self) -> frozenset[str]:
@@ -422,7 +423,7 @@ class _Queries(RulesetBase):
                 return 1.0
             bridge = self._bridges(state).get(b)
             if bridge is not None and (assault or bridge.side == u.side):
-                return 3.0 if bridge.disrupted else 2.0
+                return 3.0 if disrupted(bridge) else 2.0
         return self.board.move_cost(a, b, i.mobility)
 
     def _high(self, u: Unit) -> bool:
@@ -471,7 +472,7 @@ class _Queries(RulesetBase):
 
     @staticmethod
     def _ustate(u: Unit) -> UnitState:
-        return UnitState(Strength(u.strength), u.disrupted)
+        return UnitState(Strength(u.strength), disrupted(u))
 
     def _fname(self, state: GameState, fid: str | None) -> str:
         return state.formations[fid].name if fid in state.formations else str(fid)
@@ -556,7 +557,7 @@ class _Queries(RulesetBase):
         return [
             u
             for u in snap.at.get(h, ())
-            if u.carried_by is None
+            if carried_by(u) is None
             and u.id not in self.hq_ids
             and (side is None or u.side == side)
         ]
@@ -565,7 +566,7 @@ class _Queries(RulesetBase):
         if not self.info[carrier.id].is_carrier:
             return None
         for u in state.units.values():
-            if u.carried_by == carrier.id and not u.destroyed:
+            if carried_by(u) == carrier.id and not u.destroyed:
                 return u
         return None
 
@@ -634,9 +635,9 @@ class _Queries(RulesetBase):
                 sp,
                 f"{sp.name} cannot spot: only a friendly HQ or recon unit calls fire",
             )
-        if sp.destroyed or sp.position is None or sp.carried_by is not None:
+        if sp.destroyed or sp.position is None or carried_by(sp) is not None:
             return sp, f"{sp.name} is not on the map to spot"
-        if sp.disrupted:
+        if disrupted(sp):
             return sp, f"{sp.name} is disrupted and cannot call fire"
         return sp, None
 

@@ -36,6 +36,7 @@ from .actions import (
 )
 from .command import morale_check, rally_check
 from .fire import close_opp_window
+from .unit_attrs import carried_by, disrupted, ops_complete
 
 
 class _Activation(_Queries):
@@ -83,7 +84,7 @@ class _Activation(_Queries):
                 f"{u.name} has not arrived yet (reinforcement, turn "
                 f"{u.attrs.get('arrives')})"
             )
-        if u.ops_complete:
+        if ops_complete(u):
             return u, f"{u.name} is Ops Complete"
         return u, None
 
@@ -131,10 +132,10 @@ class _Activation(_Queries):
             return r
         if self.info[u.id].is_hq:
             return f"{u.name} is an HQ and is never disrupted"
-        if u.carried_by is not None:
-            c = state.units[u.carried_by]
+        if (carrier := carried_by(u)) is not None:
+            c = state.units[carrier]
             return f"{u.name} rallies together with its carrier {c.name}"
-        if not u.disrupted:
+        if not disrupted(u):
             return f"{u.name} is not disrupted"
         if state.vars.get("acting") == u.id:
             # ASSUMPTION: rallying is a unit's whole action.
@@ -291,7 +292,7 @@ class _Activation(_Queries):
         if chk.passed:
             changes += unit_change(u.id, disrupted=False)
             p = self._passenger(st, u)
-            if p is not None and p.disrupted:
+            if p is not None and disrupted(p):
                 # WaW 5.2: passengers rally with their carrier.
                 changes += unit_change(p.id, disrupted=False)
         _unit_event(

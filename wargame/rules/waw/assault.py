@@ -36,6 +36,7 @@ from .combat import (
     hit_result,
     resolve_assault,
 )
+from .unit_attrs import carried_by, disrupted
 
 
 class _Assault(_Queries):
@@ -47,11 +48,9 @@ class _Assault(_Queries):
             return r
         if self.info[u.id].is_hq:
             return f"{u.name} is an HQ: HQs do not assault, they lend leadership"
-        if u.carried_by is not None:
-            return (
-                f"{u.name} is aboard {state.units[u.carried_by].name}: dismount first"
-            )
-        if u.disrupted:
+        if (carrier := carried_by(u)) is not None:
+            return f"{u.name} is aboard {state.units[carrier].name}: dismount first"
+        if disrupted(u):
             # ASSUMPTION: disrupted units may not assault (as they may not fire).
             return f"{u.name} is disrupted and cannot assault"
         if self._side_vals(u).assault <= 0:

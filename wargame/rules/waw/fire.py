@@ -56,6 +56,7 @@ from .combat import (
 )
 from .command import hq_stack_check
 from .losses import atgm_expended, transport_losses, unplaced_sw_loss
+from .unit_attrs import carried_by, disrupted, ops_complete
 
 # --------------------------------------------------------------------------- #
 # The opportunity-fire window (WaW 6.2)                                        #
@@ -101,7 +102,7 @@ class _Fire(_Queries):
 
     def _opp_fire_options(self, snap: _Snap, mover: Unit) -> list[Action]:
         """WaW 6.2: who may fire at a unit that just moved, and how."""
-        if mover.destroyed or mover.carried_by is not None:
+        if mover.destroyed or carried_by(mover) is not None:
             return []
         side = self.enemy_of(mover.side)
         out: list[Action] = []
@@ -110,9 +111,9 @@ class _Fire(_Queries):
                 u.side != side
                 or u.destroyed
                 or u.position is None
-                or u.ops_complete
-                or u.disrupted
-                or u.carried_by is not None
+                or ops_complete(u)
+                or disrupted(u)
+                or carried_by(u) is not None
                 or u.id in self.hq_ids
             ):
                 continue
@@ -180,7 +181,7 @@ class _Fire(_Queries):
                 return f"{u.name} is destroyed"
             if u.position is None:
                 return f"{u.name} has not arrived yet"
-            if u.ops_complete:
+            if ops_complete(u):
                 # WaW 6.1: units not marked Ops Complete may fire at enemy moves.
                 return f"{u.name} is Ops Complete"
         else:
@@ -189,10 +190,10 @@ class _Fire(_Queries):
                 return r
         if self.info[u.id].is_hq:
             return f"{u.name} is an HQ: HQs do not fire, they lend leadership (with_hq)"
-        if u.carried_by is not None:
-            c = state.units[u.carried_by]
+        if (carrier := carried_by(u)) is not None:
+            c = state.units[carrier]
             return f"{u.name} is aboard {c.name}: infantry cannot fire from a carrier"
-        if u.disrupted:
+        if disrupted(u):
             # WaW 6.1: disrupted units may not fire.
             return f"{u.name} is disrupted and cannot fire"
         t = state.units.get(a.target) if isinstance(a.target, str) else None
@@ -207,8 +208,8 @@ class _Fire(_Queries):
         if self.info[t.id].is_hq:
             # WaW HQ in combat: an HQ cannot be attacked directly.
             return f"{t.name} is an HQ and cannot be fired on"
-        if t.carried_by is not None:
-            return f"{t.name} is aboard {state.units[t.carried_by].name}: fire at it"
+        if (carrier := carried_by(t)) is not None:
+            return f"{t.name} is aboard {state.units[carrier].name}: fire at it"
         moving = not opp and self._spent(u) > 0
         snap = self._snap(state)
         r = self._fire_reason(snap, u, t, a.weapon, a.with_hq, moving)
@@ -243,7 +244,7 @@ class _Fire(_Queries):
             return f"opportunity fire may only target {mover.name}"
         if t2.side == u.side:
             return f"{t2.name} is a friendly unit"
-        if t2.destroyed or t2.position is None or t2.carried_by is not None:
+        if t2.destroyed or t2.position is None or carried_by(t2) is not None:
             return f"{t2.name} cannot be fired on now"
         if self.info[t2.id].is_hq:
             return f"{t2.name} is an HQ and cannot be fired on"
@@ -370,9 +371,9 @@ class _Fire(_Queries):
         st = snap.state
         if not self.info[u.id].is_mortar:
             return f"{u.name} is not a mortar: only mortars fire indirectly"
-        if u.carried_by is not None:
-            return f"{u.name} is aboard {st.units[u.carried_by].name}"
-        if u.disrupted:
+        if (carrier := carried_by(u)) is not None:
+            return f"{u.name} is aboard {st.units[carrier].name}"
+        if disrupted(u):
             return f"{u.name} is disrupted and cannot fire"
         if self._spent(u) > 0:
             # ASSUMPTION 49: indirect fire needs a mortar that has not moved.
@@ -417,8 +418,8 @@ class _Fire(_Queries):
             if x.side == u.side
             and not x.destroyed
             and x.position is not None
-            and x.carried_by is None
-            and not x.disrupted
+            and carried_by(x) is None
+            and not disrupted(x)
             and (self.info[x.id].is_hq or self.info[x.id].is_recon)
         ]
         hexes = sorted({t.position for t in targets})  # type: ignore[type-var]

@@ -31,6 +31,7 @@ from .combat import (
     UnitState,
     effective_weapon,
 )
+from .unit_attrs import disrupted
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -223,7 +224,7 @@ class _Helpers(_Queries):
                 real,
                 self.info[target.id].utype,
                 target.strength,
-                target.disrupted,
+                disrupted(target),
                 d,
                 self.board.terrain[to],
                 moving,

@@ -48,6 +48,7 @@ from .catalog import (
     Mobility,
 )
 from .command import Exposure, hq_move_check
+from .unit_attrs import carried_by, disrupted, ops_complete
 
 
 class _Movement(_Queries):
@@ -65,8 +66,8 @@ class _Movement(_Queries):
                 f"{u.name} is an HQ: it moves with a unit (with_hq) or on its own "
                 "(move_hq)"
             )
-        if u.carried_by is not None:
-            c = state.units[u.carried_by]
+        if (carrier := carried_by(u)) is not None:
+            c = state.units[carrier]
             return f"{u.name} is aboard {c.name} and moves with it"
         if i.mobility == Mobility.NONE.value:
             return f"{u.name} cannot move by itself"
@@ -111,7 +112,7 @@ class _Movement(_Queries):
             hq = self._hq_unit(st, u.formation)
             if hq is None or hq.destroyed or hq.position != frm:
                 return f"{u.name} has no HQ of its formation in its hex ({frm})"
-            if hq.ops_complete:
+            if ops_complete(hq):
                 return f"{hq.name} is Ops Complete"
         elif acting == u.id and st.vars.get("escort"):
             hq = st.units[st.vars["escort"]]
@@ -134,7 +135,7 @@ class _Movement(_Queries):
             and hq is not None
             and hq.formation == fid
             and hq.id == st.formations[fid].hq  # type: ignore[index]
-            and not hq.ops_complete
+            and not ops_complete(hq)
         )
         out: list[Action] = []
         for nb in self.board.neighbors[here]:
@@ -342,7 +343,7 @@ class _Movement(_Queries):
                 u.side == side
                 or u.destroyed
                 or u.position is None
-                or u.carried_by is not None
+                or carried_by(u) is not None
                 or u.id in self.hq_ids
             ):
                 continue
@@ -361,8 +362,8 @@ class _Movement(_Queries):
         u, r = self._action_actor(state, a.unit)
         if r:
             return r
-        if u.carried_by is not None:
-            return f"{u.name} is already aboard {state.units[u.carried_by].name}"
+        if (carrier := carried_by(u)) is not None:
+            return f"{u.name} is already aboard {state.units[carrier].name}"
         if not self.info[u.id].is_infantry:
             return f"{u.name} is not infantry and cannot board a carrier"
         c = state.units.get(a.carrier) if isinstance(a.carrier, str) else None
@@ -399,7 +400,7 @@ class _Movement(_Queries):
         u, r = self._action_actor(state, a.unit)
         if r:
             return r
-        if u.carried_by is None:
+        if carried_by(u) is None:
             return f"{u.name} is not aboard a carrier"
         return self._dismount_reason(self._snap(state), u)
 
@@ -442,7 +443,7 @@ class _Movement(_Queries):
         u = st.units[a.unit]
         if not self._begin(ctx, u):
             return
-        c = st.units[u.carried_by]  # type: ignore[index]
+        c = st.units[carried_by(u)]  # type: ignore[index]
         # ASSUMPTION 34: dismounting is the platoon's action (Ops Complete);
         # ASSUMPTION 57: it takes 1 MP of what the carrier has left.
         spent = min(self._spent(c) + LOAD_MP, self._mp(c))
@@ -474,7 +475,7 @@ class _Movement(_Queries):
             return f"{u.name} is not a bridge layer"
         if u.attrs.get("deployed"):
             return f"{u.name} has already laid its bridge"
-        if u.disrupted:
+        if disrupted(u):
             # ASSUMPTION 56: a disrupted bridge layer cannot lay its bridge.
             return f"{u.name} is disrupted and cannot lay its bridge"
         h: str = u.position  # type: ignore[assignment]
@@ -497,7 +498,7 @@ class _Movement(_Queries):
     def _recover_reason(self, state: GameState, u: Unit) -> str | None:
         if not u.attrs.get("deployed"):
             return f"{u.name} has no bridge laid"
-        if u.disrupted:
+        if disrupted(u):
             return f"{u.name} is disrupted and cannot take its bridge up"
         others = [
             x
@@ -627,8 +628,8 @@ class _Movement(_Queries):
         i = self.info[u.id]
         if i.is_hq or i.is_helicopter:
             return f"{u.name} cannot hide (HQs and helicopters do not)"
-        if u.carried_by is not None:
-            return f"{u.name} is aboard {state.units[u.carried_by].name}"
+        if (carrier := carried_by(u)) is not None:
+            return f"{u.name} is aboard {state.units[carrier].name}"
         if u.attrs.get("hiding"):
             return f"{u.name} is already hiding"
         if state.vars.get("acting") == u.id or self._spent(u) > 0:

@@ -32,6 +32,7 @@ from wargame.engine.scenario import objective_id
 
 from .catalog import get_unit, terrain_chart, unit_catalog
 from .combat import IllegalFireError, RangeBand, range_band, rule_range
+from .unit_attrs import carried_by, disrupted, ops_complete
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -111,15 +112,15 @@ class _Presentation:
         words: list[str] = []
         if unit.strength == "reduced":
             words.append("reduced")
-        if unit.disrupted:
+        if disrupted(unit):
             words.append("disrupted")
-        if unit.ops_complete:
+        if ops_complete(unit):
             words.append("Ops Complete")
-        if unit.carried_by is not None:
-            words.append(f"aboard {unit.carried_by}")
+        if carried_by(unit) is not None:
+            words.append(f"aboard {carried_by(unit)}")
         marks = self.marker_words(unit)
         kind = UNIT_ICONS.get(t.unit_class.value, "unknown")
-        rank = 2 if unit.carried_by is not None else 1 if kind == "hq" else 0
+        rank = 2 if carried_by(unit) is not None else 1 if kind == "hq" else 0
         return UnitLook(
             kind,
             NATION_COLOURS.get(t.nation.value),
@@ -128,8 +129,8 @@ class _Presentation:
             words=tuple(words),
             markers=marks,
             reduced=unit.strength == "reduced",
-            suppressed=unit.disrupted,
-            spent=unit.ops_complete,
+            suppressed=disrupted(unit),
+            spent=ops_complete(unit),
             rank=rank,
         )
 

@@ -88,6 +88,7 @@ from .presentation import _Presentation
 from .sequence import _Sequence
 from .setup import _Setup
 from .support import _Support
+from .unit_attrs import carried_by, disrupted, ops_complete
 
 __all__ = [
     "END_CHIT",
@@ -138,7 +139,7 @@ class WawRuleset(
             {"objectives", "reinforcements", "victory", "rules", "overrides", "support"}
         ),
         "formations": frozenset({"morale"}),
-        "units": frozenset({"support_weapon", "mode", "deployed"}),
+        "units": frozenset({"disrupted", "support_weapon", "mode", "deployed"}),
         "rules": frozenset(
             {
                 "first_side",
@@ -245,20 +246,20 @@ class WawRuleset(
             if u.side == enemy
             and not u.destroyed
             and u.position is not None
-            and u.carried_by is None
+            and carried_by(u) is None
             and u.id not in self.hq_ids
         ]
         out: list[Action] = []
         for uid in self.members[fid]:
             u = st.units[uid]
-            if u.destroyed or u.ops_complete or u.position is None:
+            if u.destroyed or ops_complete(u) or u.position is None:
                 continue
             i = self.info[uid]
             if i.is_hq:
                 if escort != uid:
                     out += [MoveHQ(uid, h) for h in self._hq_destinations(snap, u)]
                 continue
-            if u.carried_by is not None:
+            if carried_by(u) is not None:
                 if self._dismount_reason(snap, u) is None:
                     out.append(Dismount(uid))
                 continue
@@ -266,13 +267,13 @@ class WawRuleset(
                 out.append(Hide(uid))
             if i.is_bridge_layer:
                 out += self._bridge_options(st, u)
-            if i.is_mortar and not u.disrupted and self._spent(u) == 0:
+            if i.is_mortar and not disrupted(u) and self._spent(u) == 0:
                 out += self._indirect_options(snap, u, targets)
             if i.is_helicopter:
                 out += self._mode_options(u)
             if i.mobility != Mobility.NONE.value:
                 out += self._move_options(snap, u)
-            if not u.disrupted:
+            if not disrupted(u):
                 out += self._fire_options(snap, u, targets, moving=self._spent(u) > 0)
                 out += self._assault_options(snap, u)
             elif acting != uid:
@@ -373,18 +374,32 @@ class WawRuleset(
         return super().describe(state, action)
 
     def unit_columns(self, state: GameState) -> dict[str, dict[str, Any]]:
-        """WaW columns for ``Game.units``: class, MP left, in command, markers.
+        """WaW columns for ``Game.units``: the Disrupted and Ops Complete markers,
+        the carrier, the status, class, MP left, in command, markers.
 
-        ``markers``: the unit's special state in words (:meth:`marker_words`).
+        ``status``: ``"destroyed"``, ``"disrupted"`` or ``"ok"`` (replaces the
+        engine's).  ``markers``: the unit's special state in words
+        (:meth:`marker_words`).
         """
+        dis, done, carrier, status = {}, {}, {}, {}
         cls, mp_left, cmd, marks = {}, {}, {}, {}
         for uid, u in state.units.items():
+            dis[uid] = disrupted(u)
+            done[uid] = ops_complete(u)
+            carrier[uid] = carried_by(u)
+            status[uid] = (
+                "destroyed" if u.destroyed else "disrupted" if dis[uid] else "ok"
+            )
             i = self.info[uid]
             cls[uid] = i.utype.unit_class.value
             mp_left[uid] = None if u.destroyed else self._mp(u) - self._spent(u)
             cmd[uid] = None if u.destroyed else self.in_command(state, u)
             marks[uid] = ", ".join(self.marker_words(u)) or None
         return {
+            "disrupted": dis,
+            "ops_complete": done,
+            "carried_by": carrier,
+            "status": status,
             "unit_class": cls,
             "mp_left": mp_left,
             "in_command": cmd,

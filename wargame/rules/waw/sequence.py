@@ -34,6 +34,7 @@ from ._common import (
 )
 from .dice import roll_d6
 from .fire import clear_opp_window, close_opp_window, opp_window
+from .unit_attrs import carried_by, ops_complete
 
 
 class _Sequence(_Queries):
@@ -222,7 +223,7 @@ class _Sequence(_Queries):
                 if (
                     u.position is not None
                     or u.destroyed
-                    or u.carried_by is not None
+                    or carried_by(u) is not None
                     or due is None
                     or due > st.turn
                 ):
@@ -258,7 +259,7 @@ class _Sequence(_Queries):
                     (
                         x
                         for x in st.units.values()
-                        if x.carried_by == uid and not x.destroyed
+                        if carried_by(x) == uid and not x.destroyed
                     ),
                     None,
                 )
@@ -411,7 +412,7 @@ class _Sequence(_Queries):
         )
         changes: list[Any] = list(state_change(phase="cleanup"))
         for u in st.units.values():
-            if u.ops_complete:
+            if ops_complete(u):
                 changes += unit_change(u.id, ops_complete=False)
             # clean-up: "Artillery Shock" markers removed with the Ops Complete ones
             for key in ("mp", "lead_used", "mode_set", "shock"):

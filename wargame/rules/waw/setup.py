@@ -49,6 +49,7 @@ from .catalog import (
     terrain_chart,
     unit_catalog,
 )
+from .unit_attrs import carried_by
 
 
 class _Setup(_Queries):
@@ -162,7 +163,10 @@ class _Setup(_Queries):
                     f"{strength!r}: use 'full' or 'reduced' (one-sided units: full)",
                 )
                 strength = "full"
-            disrupted = bool(raw.get("disrupted", False))
+            disrupted = raw.get("disrupted", False)
+            if not isinstance(disrupted, bool):
+                add(f"{where}.disrupted", f"must be true or false, not {disrupted!r}")
+                disrupted = False
             is_hq = utype.unit_class is UnitClass.HQ
             if is_hq and disrupted:
                 add(f"{where}.disrupted", "an HQ is never disrupted")
@@ -176,6 +180,8 @@ class _Setup(_Queries):
                 continue
             is_heli = utype.unit_class is UnitClass.HELICOPTER
             attrs: dict[str, Any] = {}
+            if disrupted:
+                attrs["disrupted"] = True
             dep = raw.get("deployed")
             if dep is not None:
                 # Seed 000 bridge units: a bridge may be placed by the scenario.
@@ -285,7 +291,6 @@ class _Setup(_Queries):
                 utype.id,
                 hex_ if uid not in arrivals else None,
                 strength,
-                disrupted,
                 attrs=attrs,
             )
         for uid, (i, cid) in carried.items():
@@ -304,14 +309,14 @@ class _Setup(_Queries):
                     "weapons (WaW 5.2, movement in a circle)",
                 )
                 continue
-            if units[cid].carried_by is not None or cid in carried:
+            if carried_by(units[cid]) is not None or cid in carried:
                 add(where, f"{cid!r} is itself carried")
                 continue
-            if any(u.carried_by == cid for u in units.values()):
+            if any(carried_by(u) == cid for u in units.values()):
                 add(where, f"{cid!r} already carries a platoon")
                 continue
             units[uid].position = units[cid].position
-            units[uid].carried_by = cid
+            units[uid].attrs["carried_by"] = cid
             if cid in arrivals:
                 units[uid].attrs["arrives"] = arrivals[cid]
         self.info: dict[str, _Info] = info
@@ -369,7 +374,7 @@ class _Setup(_Queries):
                 who = sorted(
                     u.id
                     for u in snap.units(h)
-                    if u.side == side and info[u.id].counts and u.carried_by is None
+                    if u.side == side and info[u.id].counts and carried_by(u) is None
                 )
                 add(
                     "units",

@@ -36,6 +36,7 @@ from .actions import (
 from .combat import (
     resolve_support_fire,
 )
+from .unit_attrs import carried_by, disrupted
 
 
 class _Support(_Queries):
@@ -88,8 +89,8 @@ class _Support(_Queries):
             if x.side == sup.side
             and not x.destroyed
             and x.position is not None
-            and x.carried_by is None
-            and not x.disrupted
+            and carried_by(x) is None
+            and not disrupted(x)
             and (self.info[x.id].is_hq or self.info[x.id].is_recon)
         ]
         hexes = sorted({h for (h, _side), n in snap.combat.items() if n})

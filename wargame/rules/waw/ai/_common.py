@@ -18,6 +18,7 @@ from typing import Any
 from wargame.engine import Decision, GameState, RandomPolicy, Unit
 
 from ..fire import opp_window
+from ..unit_attrs import carried_by, disrupted
 
 __all__ = ["SideView", "at", "expected_gain", "tiebreak", "unit_value", "waw_rules"]
 
@@ -69,7 +70,7 @@ def unit_value(rules: Any, state: GameState, u: Unit) -> float:
         v *= 0.6
     if info.is_carrier:
         for p in state.units.values():
-            if p.carried_by == u.id and not p.destroyed:
+            if carried_by(p) == u.id and not p.destroyed:
                 v += 0.5 * unit_value(rules, state, p)
     return v
 
@@ -112,11 +113,11 @@ class SideView:
         self.targets = [
             u
             for u in self.foes
-            if u.carried_by is None and not rules.unit_info(u.id).is_hq
+            if carried_by(u) is None and not rules.unit_info(u.id).is_hq
         ]
         #: enemy units that can shoot (a threat to us next)
         self.shooters = [
-            u for u in self.targets if not u.disrupted and rules.weapon_reach(u) >= 0
+            u for u in self.targets if not disrupted(u) and rules.weapon_reach(u) >= 0
         ]
         self.kill_vp = float(getattr(rules, "destroyed_vp", 0))
         self._values: dict[str, float] = {}
@@ -146,7 +147,7 @@ class SideView:
     def gain(self, odds: dict[str, float], target: Unit) -> float:
         """Expected damage of a shot with these odds at ``target``."""
         return expected_gain(
-            odds, self.value(target), disrupted=target.disrupted, kill_vp=self.kill_vp
+            odds, self.value(target), disrupted=disrupted(target), kill_vp=self.kill_vp
         )
 
     def shot(
@@ -183,7 +184,7 @@ class SideView:
                 continue
             res = self.rules.shot_odds(self.state, e, u, target_at=h)
             if res is not None:
-                total += expected_gain(res[1], self.value(u), disrupted=u.disrupted)
+                total += expected_gain(res[1], self.value(u), disrupted=disrupted(u))
         self._threat[key] = total
         return total
 
@@ -416,7 +417,7 @@ def crossing_hexes(board: Any) -> tuple[str, ...]:
 def side_bridges(view: SideView) -> dict[str, float]:
     """The side's deployed bridges as entry costs (seed 000: 2 MP, 3 disrupted)."""
     return {
-        u.position: (3.0 if u.disrupted else 2.0)  # type: ignore[misc]
+        u.position: (3.0 if disrupted(u) else 2.0)  # type: ignore[misc]
         for u in view.state.units.values()
         if u.side == view.side and u.attrs.get("deployed") and not u.destroyed
     }

@@ -62,6 +62,7 @@ from .. import (
     Rally,
     SetMode,
 )
+from ..unit_attrs import carried_by, disrupted
 from ._common import (
     FERRY_DELAY_MP,
     SideView,
@@ -208,11 +209,12 @@ class _Plan:
         if enemy_chits == 0:
             return act
         members = self._members(act.formation)
-        if any(u.disrupted for u in members):
+        if any(disrupted(u) for u in members):
             return act
         thr = self.policy.fire_threshold
         if any(
-            not u.disrupted and self.view.firepower_at(u, at(u)) >= thr for u in members
+            not disrupted(u) and self.view.firepower_at(u, at(u)) >= thr
+            for u in members
         ):
             return act
         if self.posture == "attack":
@@ -382,11 +384,11 @@ class _Plan:
         free = [
             u
             for u in self.view.own
-            if u.carried_by is None
+            if carried_by(u) is None
             and not self.rules.unit_info(u.id).is_hq
             and not (
                 self.rules.unit_info(u.id).is_carrier
-                and any(p.carried_by == u.id for p in self.view.own)
+                and any(carried_by(p) == u.id for p in self.view.own)
             )
         ]
         # at most half the units garrison (attackers must keep going)
@@ -646,7 +648,7 @@ class _Plan:
             defenders = [x for x in self.view.targets if x.position == a.hex]
             ddice = sum(self.rules.side_values(x).assault for x in defenders)
             p = assault_win_chance(dice, ddice)
-            broken = all(x.disrupted or x.strength == "reduced" for x in defenders)
+            broken = all(disrupted(x) or x.strength == "reduced" for x in defenders)
             if not (a.hex in objective or broken):
                 continue
             need = 0.5 if self.posture == "attack" else 0.65
@@ -670,11 +672,11 @@ class _Plan:
 
         def covered(h: str) -> tuple[int, int]:
             n = sum(1 for u in members if d(u.position, h) <= reach)
-            dis = sum(1 for u in members if u.disrupted and u.position == h)
+            dis = sum(1 for u in members if disrupted(u) and u.position == h)
             return (n, dis)
 
         here = covered(at(hq))
-        if here[0] == len(members) and not any(u.disrupted for u in members):
+        if here[0] == len(members) and not any(disrupted(u) for u in members):
             return None
         best = max(hq_moves, key=lambda a: (covered(a.to), -d(at(hq), a.to), a.to))
         if covered(best.to) > here:
