@@ -106,35 +106,8 @@ Obstacles = bool | Mapping[str, float]
 # calls that pass more arguments after them.
 _F32 = npt.NDArray[np.float32]
 _GeoArgs = tuple[_F32, float, float, float, npt.NDArray[np.uint8], float, float, float]
-_ProfileArgs = tuple[
-    _F32,
-    float,
-    float,
-    float,
-    npt.NDArray[np.uint8],
-    float,
-    float,
-    float,
-    npt.NDArray[np.float64],
-    bool,
-    float,
-]
-_KernelArgs = tuple[
-    _F32,
-    float,
-    float,
-    float,
-    npt.NDArray[np.uint8],
-    float,
-    float,
-    float,
-    npt.NDArray[np.float64],
-    bool,
-    float,
-    Any,
-    Any,
-    Any,
-]
+_ProfileArgs = tuple[*_GeoArgs, npt.NDArray[np.float64], bool, float]
+_KernelArgs = tuple[*_ProfileArgs, Any, Any, Any]
 
 
 # --------------------------------------------------------------------------- #
