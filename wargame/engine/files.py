@@ -1,0 +1,194 @@
+"""Reading and writing the files a user hands us, safely.
+
+Every file the engine reads on a user's say-so (scenarios, saves, batch
+manifests, variant files) goes through :func:`read_limited`: it refuses what is
+not a regular file (``/dev/zero``, a FIFO, a folder) and anything larger than
+its limit *before* reading it, so a wrong path can neither hang nor fill the
+memory.  Parsed documents are checked by :func:`check_depth` (iteratively, so a
+100,000-deep array cannot blow the stack), and :func:`parse_json` turns the
+parser's own ``RecursionError`` into a message.  Every file the engine writes
+goes through :func:`write_atomic`: a temporary file in the same folder, flushed
+and renamed over the target, removed again on any failure, so a full disk or a
+read-only folder leaves the old file (or none), never half of a new one.
+
+Examples:
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> p = write_atomic(d / "a.json", b'{"a": [1, 2]}')
+    >>> parse_json(read_limited(p, limit=100).decode())
+    {'a': [1, 2]}
+    >>> try:
+    ...     read_limited(p, limit=4)
+    ... except InputFileError as exc:
+    ...     print(exc.problem)
+    is 13 bytes, more than the limit of 4 bytes; is this the right file?
+    >>> check_depth({"a": [[[1]]]}, limit=3)
+    Traceback (most recent call last):
+    ...
+    ValueError: nested more than 3 levels deep (tables within tables or arrays within arrays); flatten it
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import tempfile
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_FILE_BYTES",
+    "InputFileError",
+    "check_depth",
+    "parse_json",
+    "read_limited",
+    "write_atomic",
+]
+
+#: The largest file the engine reads (scenarios, saves, manifests): 64 MiB.  A
+#: big scenario is ~100 kB and a 1,000-action save ~200 kB, so this leaves room
+#: for a long campaign and still refuses a wrong file at once.
+MAX_FILE_BYTES = 64 * 1024 * 1024
+#: The deepest nesting of tables/arrays a document may have.  Scenarios nest
+#: 4–5 levels (``map.window.bbox``, ``units[i].lonlat``), saves 6–7.
+MAX_DEPTH = 32
+
+
+class InputFileError(ValueError):
+    """A file that cannot be read as input: missing, not a regular file, too big.
+
+    Attributes:
+        path: the path as given.
+        problem: what is wrong and the fix, without the path.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], problem: str) -> None:
+        self.path = str(path)
+        self.problem = problem
+        super().__init__(f"{self.path}: {problem}")
+
+
+def _size_text(n: int) -> str:
+    if n >= 1024 * 1024:
+        return f"{n / (1024 * 1024):.0f} MiB"
+    return f"{n} bytes"
+
+
+def read_limited(path: str | os.PathLike[str], *, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes.
+
+    Raises:
+        InputFileError: no such file, a folder, a device or FIFO, unreadable,
+            or larger than ``limit`` (checked before reading, and again while
+            reading, for a file that grows).
+    """
+    p = Path(path)
+    try:
+        # O_NONBLOCK: opening a FIFO with no writer must not block.
+        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise InputFileError(path, "no such file") from None
+    except IsADirectoryError:
+        raise InputFileError(path, "is a folder, not a file") from None
+    except OSError as exc:
+        raise InputFileError(path, f"cannot be read ({exc.strerror or exc})") from None
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise InputFileError(path, "is a folder, not a file")
+        if not stat.S_ISREG(st.st_mode):
+            raise InputFileError(
+                path, "is not a regular file (a device, pipe or socket); give a file"
+            )
+        if st.st_size > limit:
+            raise InputFileError(
+                path,
+                f"is {_size_text(st.st_size)}, more than the limit of "
+                f"{_size_text(limit)}; is this the right file?",
+            )
+        chunks: list[bytes] = []
+        total = 0
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            total += len(chunk)
+            if total > limit:
+                raise InputFileError(
+                    path,
+                    f"is more than the limit of {_size_text(limit)}; "
+                    "is this the right file?",
+                )
+            chunks.append(chunk)
+        return b"".join(chunks)
+    except OSError as exc:
+        raise InputFileError(path, f"cannot be read ({exc.strerror or exc})") from None
+    finally:
+        os.close(fd)
+
+
+def check_depth(data: Any, *, limit: int = MAX_DEPTH) -> None:
+    """Refuse tables/arrays nested more than ``limit`` levels (iterative).
+
+    Raises:
+        ValueError: naming the limit and the fix.
+    """
+    stack: list[tuple[Any, int]] = [(data, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict):
+            children: Any = value.values()
+        elif isinstance(value, list | tuple):
+            children = value
+        else:
+            continue
+        if depth >= limit:
+            raise ValueError(
+                f"nested more than {limit} levels deep (tables within tables or "
+                "arrays within arrays); flatten it"
+            )
+        stack.extend((v, depth + 1) for v in children)
+
+
+def parse_json(text: str, *, limit: int = MAX_DEPTH) -> Any:
+    """``json.loads`` that reports deep nesting as a ``ValueError``.
+
+    Raises:
+        ValueError: malformed JSON, or nested more than ``limit`` levels.
+    """
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise ValueError(
+            f"nested more than {limit} levels deep (arrays within arrays); "
+            "flatten it"
+        ) from None
+    check_depth(data, limit=limit)
+    return data
+
+
+def write_atomic(path: str | os.PathLike[str], data: bytes) -> Path:
+    """Write ``data`` to ``path`` all at once: a temporary file in the same
+    folder, flushed, then renamed over ``path``; on any error the temporary
+    file is removed and ``path`` is left as it was.
+
+    Raises:
+        OSError: the folder is missing or read-only, the disk is full...
+    """
+    p = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, p)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return p
