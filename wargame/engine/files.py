@@ -169,10 +169,26 @@ def parse_json(text: str, *, limit: int = MAX_DEPTH) -> Any:
     return data
 
 
+def _umask() -> int:
+    """The process's umask, read without changing it where the OS allows."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)  # pragma: no cover - not Linux
+    os.umask(mask)  # pragma: no cover
+    return mask  # pragma: no cover
+
+
 def write_atomic(path: str | os.PathLike[str], data: bytes) -> Path:
     """Write ``data`` to ``path`` all at once: a temporary file in the same
     folder, flushed, then renamed over ``path``; on any error the temporary
-    file is removed and ``path`` is left as it was.
+    file is removed and ``path`` is left as it was.  The file gets the
+    permissions of an ordinary new file (``0o666`` less the umask), not the
+    private ``0o600`` of a temporary file.
 
     Raises:
         OSError: the folder is missing or read-only, the disk is full...
@@ -184,6 +200,7 @@ def write_atomic(path: str | os.PathLike[str], data: bytes) -> Path:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, p)
     except BaseException:
         try:
