@@ -17,6 +17,7 @@ from wargame.engine import (
     SaveFileError,
     load_scenario,
 )
+from wargame.engine.game import _field_digests
 from wargame.rules.waw import Activate, Defer, EndActivation, Move, Pass
 
 SCENARIO = load_scenario("test_remagen")
@@ -243,6 +244,17 @@ def save_data(tmp_path_factory: pytest.TempPathFactory) -> dict:
     return json.loads(path.read_text())  # type: ignore[no-any-return]
 
 
+def _redigest(d: dict) -> dict:
+    """A damaged save with its digest made to match, so that the checks behind
+    the digest are reached."""
+    return {**d, "digest": _field_digests(d)}
+
+
+def _old(d: dict, version: int) -> dict:
+    """The save as a version-1 or 2 save (no digest)."""
+    return {k: v for k, v in d.items() if k != "digest"} | {"version": version}
+
+
 def _write(tmp_path: Path, content: object) -> Path:
     p = tmp_path / "save.json"
     p.write_text(content if isinstance(content, str) else json.dumps(content))
@@ -252,7 +264,7 @@ def _write(tmp_path: Path, content: object) -> Path:
 def test_a_save_is_versioned_json_with_scenario_seed_and_actions(
     save_data: dict,
 ) -> None:
-    assert save_data["format"] == "wargame-save" and save_data["version"] == 2
+    assert save_data["format"] == "wargame-save" and save_data["version"] == 3
     assert save_data["seed"] == 9 and save_data["ruleset"] == "waw-classic"
     assert len(save_data["actions"]) == 25
     assert save_data["scenario"]["id"] == "test_remagen"
@@ -267,44 +279,49 @@ def test_a_save_is_versioned_json_with_scenario_seed_and_actions(
         (lambda d: [1, 2], 'is not a wargame save (no "format": '),
         (lambda d: {**d, "version": 99}, "uses save format version 99, newer than"),
         (lambda d: {**d, "version": "one"}, "has a bad format version 'one'"),
-        (lambda d: {**d, "seed": -1}, "field 'seed' must be a whole number >= 0"),
-        (lambda d: {**d, "actions": None}, "field 'actions' is missing or not a list"),
-        (lambda d: {**d, "scenario": 3}, "field 'scenario' is missing or not a table"),
+        (lambda d: {**d, "seed": -1}, "seed: must be a whole number >= 0, not -1; "),
+        (lambda d: {**d, "actions": None}, "actions: must be a list of actions, not"),
+        (lambda d: {**d, "scenario": 3}, "scenario: must be a table, not 3; "),
         (
-            lambda d: {**d, "scenario": {**d["scenario"], "turns": 0}},
-            "the stored scenario is invalid",
+            lambda d: _redigest({**d, "scenario": {**d["scenario"], "turns": 0}}),
+            "scenario: the stored scenario is invalid: turns: ",
         ),
         (
-            lambda d: {**d, "ruleset": "coh-2e"},
-            "ruleset 'coh-2e' does not match the scenario's 'waw-classic'",
+            lambda d: _redigest({**d, "ruleset": "coh-2e"}),
+            "ruleset: 'coh-2e' does not match the stored scenario's 'waw-classic'",
         ),
         (
-            lambda d: {
-                **d,
-                "ruleset": "coh-2e",
-                "scenario": {**d["scenario"], "ruleset": "coh-2e"},
-            },
+            lambda d: _redigest(
+                {
+                    **d,
+                    "ruleset": "coh-2e",
+                    "scenario": {**d["scenario"], "ruleset": "coh-2e"},
+                }
+            ),
             "unknown ruleset 'coh-2e'; available: ",
         ),
         (
-            lambda d: {**d, "actions": [{"type": "warp"}, *d["actions"]]},
-            "action #0 is not a valid action: unknown action type 'warp'",
+            lambda d: _redigest({**d, "actions": [{"type": "warp"}, *d["actions"]]}),
+            "actions[0]: is not a valid action: unknown action type 'warp'",
         ),
         (
-            lambda d: {**d, "actions": [{"type": "end_activation"}, *d["actions"]]},
+            lambda d: _redigest(
+                {**d, "actions": [{"type": "end_activation"}, *d["actions"]]}
+            ),
             "action #0 ({'type': 'end_activation'}) does not replay: the chit of",
         ),
         (
-            lambda d: {**d, "check": {**d["check"], "state": "0" * 64}},
-            "does not give the saved state (checksum mismatch)",
+            lambda d: _redigest({**d, "check": {**d["check"], "state": "0" * 64}}),
+            "check.state: replaying the actions does not give the saved state "
+            "(checksum mismatch)",
         ),
         (
-            lambda d: {**d, "check": {**d["check"], "events": 3}},
-            "replaying the actions gives ",
+            lambda d: _redigest({**d, "check": {**d["check"], "events": 3}}),
+            "check.events: replaying the actions gives ",
         ),
         (
-            lambda d: {**d, "version": 1, "check": {**d["check"], "events": 3}},
-            "replaying the actions gives ",
+            lambda d: {**_old(d, 1), "check": {**d["check"], "events": 3}},
+            "check.events: replaying the actions gives ",
         ),
     ],
 )
@@ -324,7 +341,7 @@ def test_a_version_1_save_still_loads_checked_by_its_event_count(
     # version 1 digested the old state layout (World at War's disrupted,
     # ops_complete and carried_by as engine Unit fields): the digest is not
     # compared, the event count is
-    old = {**save_data, "version": 1, "check": {**save_data["check"]}}
+    old = {**_old(save_data, 1), "check": {**save_data["check"]}}
     old["check"]["state"] = "f" * 64
     game = Game.load(_write(tmp_path, old))
     assert len(game.events) == save_data["check"]["events"]

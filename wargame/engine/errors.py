@@ -43,7 +43,8 @@ class ScenarioError(ValueError):
 
 
 class SaveFileError(ValueError):
-    """A save file is missing, damaged, foreign or does not replay."""
+    """A save file is missing, damaged, foreign, does not replay or cannot be
+    written."""
 
 
 class UnknownRulesetError(ValueError):

@@ -20,11 +20,35 @@ Examples:
     True
     >>> list(game.log.columns[:6])
     ['seq', 'turn', 'phase', 'side', 'formation', 'unit']
+
+Save files (:meth:`Game.save`, :meth:`Game.load`) are JSON tables with the fields
+of :data:`SAVE_FIELDS` plus, from version 3, ``digest``: the SHA-256 of the
+canonical JSON (``sort_keys``, no spaces) of each of those fields.  It covers
+everything that decides the game (the stored scenario, the seed, the rule system,
+the actions, and ``check``: the event count and the state digest the replay must
+reach), so an edited objective's VP or turn count is refused, naming the field.
+Only version-3 saves cover the stored scenario: versions 1 and 2 (written before
+the digest) still load, with their ``check`` required and compared (version 1:
+its event count only, see :data:`SAVE_VERSION`), but an edit of their stored
+scenario that keeps it valid cannot be detected.  Every refusal is a
+:class:`~wargame.engine.SaveFileError` of one line,
+``save file <path>: <field>: <problem>; <fix>``; nothing is built, changed or
+registered by a save that is refused.
+
+    >>> import tempfile, pathlib
+    >>> path = game.save(pathlib.Path(tempfile.mkdtemp()) / "g.json")
+    >>> Game.load(path).state.digest() == game.state.digest()
+    True
+    >>> sorted(json.loads(path.read_text())["digest"]) == sorted(SAVE_FIELDS)
+    True
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -34,6 +58,14 @@ import numpy as np
 from .actions import Action, ActionFormatError
 from .errors import IllegalActionError, SaveFileError
 from .events import Event, events_frame
+from .files import (
+    MAX_DEPTH,
+    MAX_FILE_BYTES,
+    InputFileError,
+    parse_json,
+    read_limited,
+    write_atomic,
+)
 from .policy import Decision, Policy, RandomPolicy
 from .ruleset import Outcome, RuleContext, Ruleset, get_ruleset
 from .scenario import Scenario, load_scenario
@@ -42,13 +74,56 @@ from .state import GameState, Point
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-__all__ = ["SAVE_FORMAT", "SAVE_VERSION", "Game", "Listener"]
+__all__ = [
+    "SAVE_FIELDS",
+    "SAVE_FORMAT",
+    "SAVE_MAX_BYTES",
+    "SAVE_VERSION",
+    "Game",
+    "Listener",
+]
 
 SAVE_FORMAT = "wargame-save"
+#: Version 3: a required ``digest`` of every field (the stored scenario included).
 #: Version 2: the state digest of ``check`` is of the state without World at
 #: War's fields on the engine ``Unit`` (they are in ``attrs``).  Version-1 saves
 #: still load: their replay is checked by its event count only.
-SAVE_VERSION = 2
+SAVE_VERSION = 3
+#: The fields of every save, in the order written (all required, in every
+#: version: every writer since version 1 wrote all of them); version 3 adds
+#: ``digest``, a table of the SHA-256 of each of these.
+SAVE_FIELDS = (
+    "format",
+    "version",
+    "wargame",
+    "ruleset",
+    "seed",
+    "scenario_source",
+    "scenario",
+    "actions",
+    "check",
+)
+#: The largest save read: the engine's file limit (64 MiB); a 1,000-action save
+#: is ~200 kB, so this refuses a wrong file (``/dev/zero``, a disk image) at once.
+SAVE_MAX_BYTES = MAX_FILE_BYTES
+#: The deepest nesting read: a stored scenario's limit plus the save's own table.
+_SAVE_MAX_DEPTH = MAX_DEPTH + 1
+#: Values are shown in messages up to this many characters (a 1 MB value is cut).
+_SHOW_CHARS = 60
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+_PLAIN_KEY = re.compile(r"[A-Za-z0-9_.-]{1,40}")
+_PART_NAMES = {
+    "format": "the format",
+    "version": "the version",
+    "wargame": "the wargame version",
+    "ruleset": "the rule system",
+    "seed": "the seed",
+    "scenario_source": "the scenario source",
+    "scenario": "the stored scenario",
+    "actions": "the actions",
+    "check": "the check (event count or state digest)",
+}
+_DAMAGED = "the file is damaged or was edited; use an unedited copy of the save"
 
 #: Called after every event with the event and the state it produced.
 Listener = Callable[[Event, GameState], None]
@@ -398,16 +473,30 @@ class Game:
                 yield event, self.ruleset.view(state, side)
 
     # -- saving ------------------------------------------------------------- #
-    def save(self, path: str | Path) -> Path:
-        """Write a versioned JSON save (scenario, seed and actions).
+    def save(self, path: str | os.PathLike[str]) -> Path:
+        """Write a versioned JSON save (scenario, seed, actions, check, digest).
+
+        The file is written atomically (a temporary file in the same folder,
+        renamed over ``path``): a full disk or a read-only folder leaves the old
+        file, or none, and no temporary file.
 
         Returns:
             The path written.
+
+        Raises:
+            SaveFileError: the file cannot be written (the message names the
+                path, the reason and the fix; the ``OSError`` is its
+                ``__cause__``).
         """
         from wargame import __version__
 
+        if not isinstance(path, str | os.PathLike):
+            raise TypeError(
+                f"Game.save: path: must be a file path (str or os.PathLike), not "
+                f"{_show(path)}; give the path of the save file to write"
+            )
         path = Path(path)
-        data = {
+        body = {
             "format": SAVE_FORMAT,
             "version": SAVE_VERSION,
             "wargame": __version__,
@@ -418,104 +507,117 @@ class Game:
             "actions": [a.to_dict() for a in self._actions],
             "check": {"events": len(self._events), "state": self.state.digest()},
         }
-        path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        # Digest what a reader will parse (tuples become lists, and so on).
+        data = json.loads(json.dumps(body))
+        data["digest"] = _field_digests(data)
+        text = json.dumps(data, indent=1) + "\n"
+        try:
+            write_atomic(path, text.encode("utf-8"))
+        except OSError as exc:
+            raise SaveFileError(
+                f"save file {path}: cannot be written ({exc.strerror or exc}); "
+                "choose an existing folder you may write to, on a disk with room"
+            ) from exc
         return path
 
     @classmethod
     def load(
         cls,
-        path: str | Path,
+        path: str | os.PathLike[str],
         *,
         policies: Mapping[str, Policy] | None = None,
         listeners: Sequence[Listener] = (),
     ) -> Game:
         """Load a save written by :meth:`save` and replay it to the same state.
 
+        The file is read with a size limit (:data:`SAVE_MAX_BYTES`; a device or
+        FIFO is refused at once), every field is checked, a version-3 save's
+        digest is compared before anything is built, and the replay must reach
+        the saved event count and state digest.
+
         Raises:
-            SaveFileError: the file is missing, not a wargame save, from a newer
-                format, damaged, or does not replay (the message names the file
-                and the problem).
+            SaveFileError: the file is missing, not a regular file, too large,
+                not a wargame save, from a newer format, has a missing, unknown
+                or bad field, was edited after saving (digest mismatch), or does
+                not replay; one line ``save file <path>: <field>: <problem>;
+                <fix>``.  Nothing is left half-built and nothing global changes.
+
+        Examples:
+            >>> Game.load("/dev/null")
+            Traceback (most recent call last):
+            ...
+            wargame.engine.errors.SaveFileError: save file /dev/null: is not a \
+regular file (a device, pipe or socket); give a file
         """
-        path = Path(path)
-
-        def fail(problem: str) -> SaveFileError:
-            return SaveFileError(f"save file {path}: {problem}")
-
-        try:
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise fail("no such file") from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise fail(f"cannot be read ({exc})") from None
-        try:
-            data = json.loads(text)
-        except ValueError as exc:
-            raise fail(f"is not a wargame save (not valid JSON: {exc})") from None
-        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-            raise fail(f'is not a wargame save (no "format": "{SAVE_FORMAT}")')
-        version = data.get("version")
-        if not isinstance(version, int) or version < 1:
-            raise fail(f"has a bad format version {version!r}")
-        if version > SAVE_VERSION:
-            raise fail(
-                f"uses save format version {version}, newer than this wargame "
-                f"supports ({SAVE_VERSION}); upgrade wargame"
+        if not isinstance(path, str | os.PathLike):
+            raise TypeError(
+                f"Game.load: path: must be a file path (str or os.PathLike), not "
+                f"{_show(path)}; give the path of a file written by Game.save"
             )
-        seed = data.get("seed")
-        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-            raise fail(f"field 'seed' must be a whole number >= 0, not {seed!r}")
-        if not isinstance(data.get("scenario"), dict):
-            raise fail("field 'scenario' is missing or not a table")
-        actions = data.get("actions")
-        if not isinstance(actions, list):
-            raise fail("field 'actions' is missing or not a list")
+        path = Path(path)
+        data, version = _read_save(path)
+
+        def fail(field: str, problem: str, fix: str = _DAMAGED) -> SaveFileError:
+            return SaveFileError(f"save file {path}: {field}: {problem}; {fix}")
+
         try:
             scenario = load_scenario(data["scenario"])
         except ValueError as exc:
-            raise fail(f"the stored scenario is invalid: {exc}") from None
-        scenario = Scenario(scenario.data, str(data.get("scenario_source", path)))
-        if data.get("ruleset", scenario.ruleset) != scenario.ruleset:
+            lines = getattr(exc, "problems", None) or (str(exc),)
+            first = _show(str(lines[0]).removeprefix("<dict>: "), 200, quote=False)
+            more = f" (and {len(lines) - 1} more)" if len(lines) > 1 else ""
             raise fail(
-                f"ruleset {data.get('ruleset')!r} does not match the scenario's "
-                f"{scenario.ruleset!r}"
+                "scenario", f"the stored scenario is invalid: {first}{more}"
+            ) from None
+        scenario = Scenario(scenario.data, data["scenario_source"])
+        if data["ruleset"] != scenario.ruleset:
+            raise fail(
+                "ruleset",
+                f"{_show(data['ruleset'])} does not match the stored scenario's "
+                f"{scenario.ruleset!r}",
             )
         try:
-            game = cls(scenario, seed=seed, policies=policies)
+            game = cls(scenario, seed=data["seed"], policies=policies)
         except ValueError as exc:
-            raise fail(str(exc)) from None
+            raise fail("scenario", _show(str(exc), 200, quote=False)) from None
         decoded: list[Action] = []
-        for i, raw in enumerate(actions):
+        for i, raw in enumerate(data["actions"]):
             try:
                 decoded.append(game.ruleset.action_from_dict(raw))
             except ActionFormatError as exc:
-                raise fail(f"action #{i} is not a valid action: {exc}") from None
+                raise fail(
+                    f"actions[{i}]",
+                    f"is not a valid action: {_show(str(exc), 200, quote=False)}",
+                ) from None
         for i, action in enumerate(decoded):
             try:
                 game._apply_checked(action)
             except IllegalActionError as exc:
                 raise fail(
-                    f"action #{i} ({action.to_dict()}) does not replay: {exc}; "
-                    "the file is damaged or was written by another version"
+                    f"actions[{i}]",
+                    f"action #{i} ({_show(action.to_dict(), 120, quote=False)}) "
+                    f"does not replay: {_show(str(exc), 200, quote=False)}",
+                    "the file is damaged or was written by another version",
                 ) from None
-        check = data.get("check")
-        if isinstance(check, dict):
-            events = check.get("events")
-            if events is not None and events != len(game._events):
-                raise fail(
-                    f"replaying the actions gives {len(game._events)} events, the "
-                    f"save has {events!r}; the file is damaged or was written by "
-                    "another version"
-                )
-            # Version 1 digested another state layout (World at War's disrupted,
-            # ops_complete and carried_by were engine Unit fields; they are in
-            # Unit.attrs since version 2): that digest cannot be reproduced, so a
-            # version-1 save is checked by its event count alone.
-            if version >= 2 and check.get("state") not in (None, game.state.digest()):
-                raise fail(
-                    "replaying the actions does not give the saved state (checksum "
-                    "mismatch); the file is damaged or was written by another "
-                    "version"
-                )
+        check = data["check"]
+        if check["events"] != len(game._events):
+            raise fail(
+                "check.events",
+                f"replaying the actions gives {len(game._events)} events, the "
+                f"save has {check['events']}",
+                "the file is damaged or was written by another version",
+            )
+        # Version 1 digested another state layout (World at War's disrupted,
+        # ops_complete and carried_by were engine Unit fields; they are in
+        # Unit.attrs since version 2): that digest cannot be reproduced, so a
+        # version-1 save is checked by its event count alone.
+        if version >= 2 and check["state"] != game.state.digest():
+            raise fail(
+                "check.state",
+                "replaying the actions does not give the saved state (checksum "
+                "mismatch)",
+                "the file is damaged or was written by another version",
+            )
         game._version += 1
         for fn in listeners:
             game.add_listener(fn)
@@ -528,3 +630,183 @@ class Game:
             f"<Game {self.scenario.id!r} ({self.scenario.ruleset}) seed={self.seed} "
             f"{status}, {len(self._actions)} actions, {len(self._events)} events>"
         )
+
+
+# --------------------------------------------------------------------------- #
+# save files                                                                  #
+# --------------------------------------------------------------------------- #
+
+
+def _show(value: Any, limit: int = _SHOW_CHARS, *, quote: bool = True) -> str:
+    """``repr(value)`` (or the text itself) cut to ``limit`` characters."""
+    text = repr(value) if quote else " ".join(str(value).split("\n"))
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _key(key: str) -> str:
+    """A field name as shown in a message: plain if it looks like one."""
+    return key if _PLAIN_KEY.fullmatch(key) else _show(key)
+
+
+def _canonical_digest(value: Any) -> str:
+    """SHA-256 of the canonical JSON of ``value`` (sorted keys, no spaces)."""
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _field_digests(data: Mapping[str, Any]) -> dict[str, str]:
+    """The ``digest`` table of a save: each of :data:`SAVE_FIELDS` digested."""
+    return {name: _canonical_digest(data[name]) for name in SAVE_FIELDS}
+
+
+def _is_count(value: Any) -> bool:
+    """A whole number >= 0 (JSON ``true`` and ``1.0`` are not)."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _read_save(path: Path) -> tuple[dict[str, Any], int]:
+    """Read and check a save's fields; return the table and its version.
+
+    Builds nothing: a version-3 save's digest is compared here, before the
+    scenario is loaded or a game is made.
+    """
+
+    def fail(field: str | None, problem: str, fix: str = _DAMAGED) -> SaveFileError:
+        where = f"{field}: " if field else ""
+        return SaveFileError(f"save file {path}: {where}{problem}; {fix}")
+
+    try:
+        raw = read_limited(path, limit=SAVE_MAX_BYTES)
+    except InputFileError as exc:
+        problem = exc.problem
+        if ";" not in problem:
+            problem += "; give the path of a file written by Game.save"
+        raise SaveFileError(f"save file {path}: {problem}") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise fail(
+            None,
+            f"is not a wargame save (not UTF-8 text: byte {exc.start} is invalid)",
+            "give a file written by Game.save",
+        ) from None
+    try:
+        data = parse_json(text, limit=_SAVE_MAX_DEPTH)
+    except json.JSONDecodeError as exc:
+        raise fail(
+            None,
+            "is not a wargame save "
+            f"(not valid JSON: {_show(str(exc), 120, quote=False)})",
+            "give a file written by Game.save",
+        ) from None
+    except ValueError as exc:  # nesting too deep, a number too long...
+        problem = str(exc).split(";")[0]
+        raise fail(
+            None,
+            f"is not a wargame save: {_show(problem, 120, quote=False)}",
+            "give a file written by Game.save",
+        ) from None
+    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+        raise fail(
+            "format" if isinstance(data, dict) else None,
+            f'is not a wargame save (no "format": "{SAVE_FORMAT}")',
+            "give a file written by Game.save",
+        )
+    version = data.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise fail(
+            "version",
+            f"has a bad format version {_show(version)} (a whole number from 1 "
+            f"to {SAVE_VERSION} is expected)",
+        )
+    if version > SAVE_VERSION:
+        raise fail(
+            "version",
+            f"uses save format version {_show(version)}, newer than this wargame "
+            f"supports ({SAVE_VERSION})",
+            "upgrade wargame",
+        )
+    expected = SAVE_FIELDS + (("digest",) if version >= 3 else ())
+    if version < 3 and "digest" in data:
+        raise fail(
+            "version",
+            f"is {version}, but the save has a digest (saves have one from "
+            "version 3): the version was edited",
+            "set it back to 3, or use an unedited copy of the save",
+        )
+    for key in data:
+        if key not in expected:
+            raise fail(
+                _key(key),
+                f"unknown field in a version-{version} save",
+                f"remove it (a save has only {', '.join(expected)})",
+            )
+    for key in expected:
+        if key not in data:
+            raise fail(key, "is missing", _DAMAGED)
+    for key in ("wargame", "ruleset", "scenario_source"):
+        if not isinstance(data[key], str):
+            raise fail(key, f"must be text, not {_show(data[key])}")
+    if not _is_count(data["seed"]):
+        raise fail("seed", f"must be a whole number >= 0, not {_show(data['seed'])}")
+    if not isinstance(data["scenario"], dict):
+        raise fail("scenario", f"must be a table, not {_show(data['scenario'])}")
+    actions = data["actions"]
+    if not isinstance(actions, list):
+        raise fail("actions", f"must be a list of actions, not {_show(actions)}")
+    for i, action in enumerate(actions):
+        if not isinstance(action, dict):
+            raise fail(f"actions[{i}]", f"must be a table, not {_show(action)}")
+    _check_table(fail, "check", data["check"], ("events", "state"))
+    if not _is_count(data["check"]["events"]):
+        raise fail(
+            "check.events",
+            f"must be a whole number >= 0, not {_show(data['check']['events'])}",
+        )
+    state = data["check"]["state"]
+    if not isinstance(state, str) or not _HEX64.fullmatch(state):
+        raise fail(
+            "check.state", f"must be a SHA-256 in 64 hex digits, not {_show(state)}"
+        )
+    if version >= 3:
+        stored = data["digest"]
+        _check_table(fail, "digest", stored, SAVE_FIELDS)
+        for key in SAVE_FIELDS:
+            if not isinstance(stored[key], str) or not _HEX64.fullmatch(stored[key]):
+                raise fail(
+                    f"digest.{key}",
+                    f"must be a SHA-256 in 64 hex digits, not {_show(stored[key])}",
+                )
+        actual = _field_digests(data)
+        changed = [key for key in SAVE_FIELDS if stored[key] != actual[key]]
+        if changed:
+            what = " and ".join(_PART_NAMES[key] for key in changed)
+            raise fail(
+                ", ".join(changed),
+                f"{what} {'was' if len(changed) == 1 else 'were'} changed after "
+                "saving (digest mismatch)",
+                "use an unedited copy of the save, or start again from the "
+                "scenario",
+            )
+    return data, version
+
+
+def _check_table(
+    fail: Callable[..., SaveFileError],
+    field: str,
+    value: Any,
+    keys: Sequence[str],
+) -> None:
+    """Refuse a ``field`` that is not a table with exactly ``keys``."""
+    if not isinstance(value, dict):
+        raise fail(field, f"must be a table with {', '.join(keys)}, not {_show(value)}")
+    for key in value:
+        if key not in keys:
+            raise fail(
+                f"{field}.{_key(key)}",
+                "unknown field",
+                f"remove it ({field} has only {', '.join(keys)})",
+            )
+    for key in keys:
+        if key not in value:
+            raise fail(f"{field}.{key}", "is missing", _DAMAGED)
