@@ -292,7 +292,7 @@ def test_bad_window_and_hex_size():
         load_map(window="Remagn")
     with pytest.raises(ValueError, match="outside the map"):
         load_map(window=(0, 0, 1000, 1000))
-    with pytest.raises(ValueError, match="^load_map: hex_size_m: 0 is out of range"):
+    with pytest.raises(ValueError, match=r"^load_map: hex_size_m: 0 is out of range"):
         load_map(hex_size_m=0)
 
 
