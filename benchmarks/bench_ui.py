@@ -206,7 +206,8 @@ def _serve(app: str, preheat: bool) -> tuple[Any, str]:
     if app == "classroom":
         # the command line of `wargame classroom --port N --no-browser`, run in
         # the checkout (where voila.json is); without pre-heating on request
-        argv = classroom_argv(port, no_browser=True)
+        # (without its token: the benchmark measures the page, not the login)
+        argv = classroom_argv(port, no_browser=True, token=False)
         if not preheat:
             argv[argv.index("--preheat_kernel=True")] = "--preheat_kernel=False"
         cwd = REPO

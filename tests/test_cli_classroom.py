@@ -20,16 +20,34 @@ class Exec(Exception):
     """Raised by the fake os.execv: the command would have been run."""
 
 
+class Calls(list):
+    """The (path, argv, cwd) of each exec, and the environments in ``envs``."""
+
+    def __init__(self):
+        super().__init__()
+        self.envs = []
+
+
 @pytest.fixture
 def fake_exec(monkeypatch):
-    """Record the command line instead of replacing the process."""
-    calls = []
+    """Record the command line instead of replacing the process.
+
+    ``wargame classroom`` runs ``os.execve`` (the token travels in the
+    environment, not on the command line); ``wargame lab`` runs ``os.execv``.
+    """
+    calls = Calls()
 
     def execv(path, argv):
         calls.append((path, list(argv), os.getcwd()))
         raise Exec
 
+    def execve(path, argv, env):
+        calls.envs.append(dict(env))
+        execv(path, argv)
+
     monkeypatch.setattr(os, "execv", execv)
+    monkeypatch.setattr(os, "execve", execve)
+    monkeypatch.setattr(cli, "open_browser_later", lambda url, port: None)
     monkeypatch.chdir(os.getcwd())  # the command chdirs to the checkout
     return calls
 
@@ -58,11 +76,22 @@ def test_classroom_runs_voila_preheated_on_loopback(fake_exec):
 
 
 def test_classroom_without_options_lets_voila_pick_port_and_open_a_browser():
-    argv = classroom_argv()
+    argv = classroom_argv(token=False)
     assert not any(a.startswith("--port") for a in argv)
     assert "--no-browser" not in argv
     assert "--preheat_kernel=True" in argv
     assert "--Voila.ip=127.0.0.1" in argv
+    # with a token (the default) wargame opens the token URL, not Voila
+    assert "--no-browser" in classroom_argv()
+
+
+def test_classroom_without_port_picks_the_first_free_one_for_its_url(fake_exec, capsys):
+    with pytest.raises(Exec):
+        main(["classroom", "--no-browser"])
+    [(_, argv, _)] = fake_exec
+    [port] = [int(a.split("=")[1]) for a in argv if a.startswith("--port=")]
+    assert cli.CLASSROOM_PORT <= port <= cli.CLASSROOM_PORT + cli.CLASSROOM_PORT_TRIES
+    assert f"http://127.0.0.1:{port}/?token=" in capsys.readouterr().out
 
 
 def test_classroom_busy_port_exits_2_with_one_line(fake_exec, capsys):

@@ -226,18 +226,42 @@ def _voila_installed() -> bool:
     return importlib.util.find_spec("voila") is not None
 
 
-def classroom_argv(port: int | None = None, *, no_browser: bool = False) -> list[str]:
+#: The port ``wargame classroom`` tries first, and how many after it (Voila's own
+#: default and ``port_retries``).
+CLASSROOM_PORT, CLASSROOM_PORT_TRIES = 8866, 50
+#: Environment variable through which the classroom token reaches Voila: Jupyter
+#: reads it, and unlike a command-line argument it is not shown to other users by
+#: ``ps`` (``/proc/<pid>/environ`` is readable by the owner only).
+TOKEN_ENV = "JUPYTER_TOKEN"
+NO_TOKEN_WARNING = (
+    "classroom: warning: --no-token: the server asks for no token, so any local "
+    "user of this machine can open the page and drive the class's game; use it "
+    "only on a machine you trust"
+)
+
+
+def classroom_argv(
+    port: int | None = None, *, no_browser: bool = False, token: bool = True
+) -> list[str]:
     """The command line ``wargame classroom`` runs (from the checkout's root).
 
     Voila on 127.0.0.1 with a pre-heated kernel: the notebook has already run
     when the first visitor asks for the page (``voila.json`` at the root says
     the same for a plain ``voila`` started there).
 
+    With ``token`` (the default) Voila asks every visitor for the token that
+    :func:`classroom_env` puts in its environment (``--Voila.auto_token=True``
+    makes it read ``$JUPYTER_TOKEN``): the token never appears on the command
+    line. Voila then opens no browser itself (its page would lack the token):
+    ``wargame classroom`` opens the token URL (see :func:`open_browser_later`).
+
     Examples:
         >>> classroom_argv(8866, no_browser=True)[2:]  # doctest: +NORMALIZE_WHITESPACE
         ['voila', 'notebooks/classroom.ipynb', '--Voila.ip=127.0.0.1',
          '--preheat_kernel=True', '--port=8866', '--Voila.port_retries=0',
-         '--no-browser']
+         '--Voila.auto_token=True', '--no-browser']
+        >>> classroom_argv(8866, token=False)[-2:]
+        ['--port=8866', '--Voila.port_retries=0']
     """
     cmd = [
         sys.executable,
@@ -249,9 +273,106 @@ def classroom_argv(port: int | None = None, *, no_browser: bool = False) -> list
     ]
     if port is not None:
         cmd += [f"--port={port}", "--Voila.port_retries=0"]
-    if no_browser:
+    if token:
+        cmd.append("--Voila.auto_token=True")
+    if no_browser or token:
         cmd.append("--no-browser")
     return cmd
+
+
+def new_token() -> str:
+    """A fresh classroom token: 32 random bytes, URL-safe (as Jupyter's are).
+
+    Examples:
+        >>> len(new_token()) >= 43 and new_token() != new_token()
+        True
+    """
+    import secrets
+
+    return secrets.token_urlsafe(32)
+
+
+def classroom_env(
+    token: str | None, base: dict[str, str] | None = None
+) -> dict[str, str]:
+    """The environment for :func:`classroom_argv`: the token, or none at all.
+
+    Examples:
+        >>> classroom_env("abc", {"PATH": "/bin"})
+        {'PATH': '/bin', 'JUPYTER_TOKEN': 'abc'}
+        >>> classroom_env(None, {"JUPYTER_TOKEN": "old", "PATH": "/bin"})
+        {'PATH': '/bin'}
+    """
+    env = dict(os.environ if base is None else base)
+    env.pop(TOKEN_ENV, None)
+    env.pop("JUPYTER_TOKEN_FILE", None)
+    if token is not None:
+        env[TOKEN_ENV] = token
+    return env
+
+
+def classroom_url(port: int, token: str | None) -> str:
+    """The URL to open: ``http://127.0.0.1:PORT/?token=...`` (no query without one).
+
+    Examples:
+        >>> classroom_url(8866, "abc"), classroom_url(8866, None)
+        ('http://127.0.0.1:8866/?token=abc', 'http://127.0.0.1:8866/')
+    """
+    base = f"http://127.0.0.1:{port}/"
+    return f"{base}?token={token}" if token else base
+
+
+def _first_free_port() -> int | None:
+    for port in range(CLASSROOM_PORT, CLASSROOM_PORT + CLASSROOM_PORT_TRIES + 1):
+        if _port_is_free(port):
+            return port
+    return None
+
+
+#: Waits for the server, then opens the token URL through a private (0600) HTML
+#: file, as Jupyter does, so the token is not on a browser's command line either.
+_OPENER = """
+import os, signal, socket, sys, tempfile, time, webbrowser
+from html import escape
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # still remove the file
+url, port = os.environ.pop("WARGAME_CLASSROOM_URL"), int(sys.argv[1])
+end = time.time() + 120
+while time.time() < end:
+    try:
+        socket.create_connection(("127.0.0.1", port), 0.5).close()
+        break
+    except OSError:
+        time.sleep(0.25)
+else:
+    sys.exit(0)
+fd, path = tempfile.mkstemp(prefix="wargame-classroom-", suffix=".html")
+page = '<meta http-equiv="refresh" content="0;url=%s">' % escape(url, quote=True)
+os.write(fd, page.encode())
+os.close(fd)
+try:
+    webbrowser.open("file://" + path)
+    time.sleep(60)
+finally:
+    os.remove(path)
+"""
+
+
+def open_browser_later(url: str, port: int) -> Any:
+    """Open ``url`` in a browser once 127.0.0.1:port accepts (a helper process).
+
+    The URL (and its token) travels in the helper's environment, not its
+    arguments. Returns the ``Popen``.
+    """
+    import subprocess
+
+    env = dict(os.environ, WARGAME_CLASSROOM_URL=url)
+    return subprocess.Popen(
+        [sys.executable, "-c", _OPENER, str(port)],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
 
 
 def _cmd_classroom(args: argparse.Namespace) -> int:
@@ -272,11 +393,26 @@ def _cmd_classroom(args: argparse.Namespace) -> int:
             f"classroom: port {port} on 127.0.0.1 is busy; choose another with "
             "--port, or leave --port out to take the next free one"
         )
-    cmd = classroom_argv(port, no_browser=args.no_browser)
+    if port is None:  # chosen here, so that the printed URL is the right one
+        port = _first_free_port()
+        if port is None:
+            last = CLASSROOM_PORT + CLASSROOM_PORT_TRIES
+            raise UsageError(
+                f"classroom: ports {CLASSROOM_PORT}–{last} on 127.0.0.1 are all "
+                "busy; choose a free one with --port"
+            )
+    token = None if args.no_token else new_token()
+    if token is None:
+        print(NO_TOKEN_WARNING, file=sys.stderr, flush=True)
+    url = classroom_url(port, token)
+    print(f"wargame classroom: open {url}", flush=True)
+    cmd = classroom_argv(port, no_browser=args.no_browser, token=token is not None)
+    if token is not None and not args.no_browser:
+        open_browser_later(url, port)
     os.chdir(REPO)  # Voila reads voila.json from here
     # replace this process so that signals (Ctrl-C, a test's SIGTERM) reach Voila
-    os.execv(sys.executable, cmd)
-    return 0  # pragma: no cover - execv does not return
+    os.execve(sys.executable, cmd, classroom_env(token))
+    return 0  # pragma: no cover - execve does not return
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -391,11 +527,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="serve the classroom app (Voila, pre-heated kernel) on 127.0.0.1",
         description="Serve notebooks/classroom.ipynb with Voila on 127.0.0.1, "
         "with a pre-heated kernel: the app has already run when the page is "
-        "opened.  The pool of pre-heated kernels and how long Voila waits "
-        "before it refills it are set in voila.json at the checkout's root.  "
-        "Ctrl-C stops it.",
+        "opened.  Like JupyterLab it asks for a fresh random token, printed in "
+        "the URL it shows (http://127.0.0.1:PORT/?token=...); --no-token serves "
+        "without one on a trusted machine.  The pool of pre-heated kernels and "
+        "how long Voila waits before it refills it are set in voila.json at the "
+        "checkout's root.  Ctrl-C stops it.",
         epilog="Examples:\n  wargame classroom\n  wargame classroom --port 8866 "
-        "--no-browser",
+        "--no-browser\n  wargame classroom --no-token   # trusted machine only",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     pc.add_argument(
@@ -403,6 +541,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     pc.add_argument(
         "--no-browser", action="store_true", help="headless: only print the URL"
+    )
+    pc.add_argument(
+        "--no-token",
+        action="store_true",
+        help="serve without a token (prints a warning): only on a trusted machine, "
+        "where no other user can reach 127.0.0.1",
     )
     pc.set_defaults(func=_cmd_classroom)
     _add_batch_parser(sub)

@@ -16,19 +16,33 @@ from uihelpers import (
     voila_argv,
 )
 
+from wargame.cli import classroom_env, classroom_url, new_token
+
 MARKERS = "img.leaflet-marker-icon"
 LOG_ROWS = ".wargame-log tbody tr"
 
 
 @pytest.fixture(scope="module")
-def voila_url(artifacts: str) -> Iterator[str]:
+def voila_server(artifacts: str) -> Iterator[tuple[str, str]]:
+    """The classroom app behind a token, as ``wargame classroom`` serves it.
+
+    Yields ``(url without token, token URL)``.
+    """
     port = free_port()
-    argv = voila_argv(port, "notebooks/classroom.ipynb")
-    proc = start_server(argv, port, ARTIFACTS / "voila.log")
+    token = new_token()
+    argv = voila_argv(port, "notebooks/classroom.ipynb", token=True)
+    env = classroom_env(token)
+    proc = start_server(argv, port, ARTIFACTS / "voila.log", env=env)
     try:
-        yield f"http://127.0.0.1:{port}/"
+        yield classroom_url(port, None), classroom_url(port, token)
     finally:
         stop_server(proc)
+
+
+@pytest.fixture(scope="module")
+def voila_url(voila_server: tuple[str, str]) -> str:
+    """The classroom's token URL (the one ``wargame classroom`` prints)."""
+    return voila_server[1]
 
 
 def _click_a_unit(page: Any) -> None:
@@ -89,3 +103,13 @@ def test_classroom_app_renders_terrain_and_units_clicks_and_steps(
     unexplained = [m for m in page.console_errors if "net::ERR_FAILED" not in m]
     assert not unexplained, unexplained
     assert len(page.console_errors) <= len(page.blocked)
+
+
+def test_classroom_page_without_the_token_asks_for_it(offline_page, voila_server):
+    """No token, no game: the server sends the browser to its login page."""
+    bare, _ = voila_server
+    page = offline_page
+    page.goto(bare, timeout=60_000)
+    assert "/login" in page.url
+    assert page.locator("input[type=password], input#password_input").count() >= 1
+    assert page.locator(".leaflet-container").count() == 0

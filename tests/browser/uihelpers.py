@@ -65,14 +65,16 @@ def start_server(
     log_path: Path,
     timeout: float = 90,
     cwd: Path | str = REPO,
+    env: dict[str, str] | None = None,
 ) -> Any:
     """Start a server (bound to 127.0.0.1:port) in its own process group and wait.
 
-    It runs in ``cwd`` (the checkout by default, where Voila reads voila.json).
+    It runs in ``cwd`` (the checkout by default, where Voila reads voila.json),
+    with ``env`` (default: this process's environment) and private Jupyter dirs.
     """
     tmp = tempfile.mkdtemp(prefix="wargame-uitest-")
     env = dict(
-        os.environ,
+        os.environ if env is None else env,
         PATH=VENV_BIN + os.pathsep + os.environ.get("PATH", ""),
         JUPYTER_RUNTIME_DIR=os.path.join(tmp, "runtime"),
         JUPYTERLAB_SETTINGS_DIR=os.path.join(tmp, "lab-settings"),
@@ -129,7 +131,9 @@ def stop_server(proc: Any, grace: float = 20) -> None:
         proc.wait(5)
 
 
-def voila_argv(port: int, notebook: str) -> list[str]:
+def voila_argv(port: int, notebook: str, *, token: bool = False) -> list[str]:
+    """Voila on 127.0.0.1:port; ``token``: ask for ``$JUPYTER_TOKEN``, as
+    ``wargame classroom`` does (see ``wargame.cli.classroom_argv``)."""
     return [
         os.path.join(VENV_BIN, "voila"),
         notebook,
@@ -138,6 +142,7 @@ def voila_argv(port: int, notebook: str) -> list[str]:
         "--Voila.ip=127.0.0.1",
         "--Voila.port_retries=0",
         "--VoilaConfiguration.show_tracebacks=True",
+        *(["--Voila.auto_token=True"] if token else []),
     ]
 
 

@@ -19,11 +19,13 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import math
+import numbers
 import os
 import re
 import tempfile
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -35,7 +37,7 @@ import pandas as pd
 import shapely
 from pyproj import Transformer
 
-from wargame.geo.hexgrid import HexGrid
+from wargame.geo.hexgrid import HexGrid, column_letters
 from wargame.geo.raster import RasterGrid, bilinear, nearest
 from wargame.geo.terrain import ROAD_CLASSES, TERRAIN_CLASSES, WATERWAY_CLASSES
 
@@ -92,8 +94,10 @@ def _find_map(name: str) -> Path:
         if (d / name / "metadata.json").is_file() or (d / name).is_dir():
             return d / name
     avail = available_maps()
-    raise ValueError(
-        f"unknown map {name!r}; available maps: {', '.join(avail) or '(none found)'}"
+    raise MapArgumentError(
+        "load_map",
+        "name",
+        f"unknown map {name!r}; available maps: {', '.join(avail) or '(none found)'}",
     )
 
 
@@ -108,6 +112,237 @@ def cache_dir() -> Path:
 
 
 # --------------------------------------------------------------------------- #
+# Checking arguments                                                          #
+# --------------------------------------------------------------------------- #
+
+#: Longest map name: map ids are short folder names (the shipped one has 13
+#: characters); longer ones cannot be a map and overflow file-name limits.
+MAX_NAME_CHARS = 100
+#: Hex spacing accepted by :func:`load_map`, metres: from the landcover raster's
+#: 10 m cell (smaller hexes sample nothing new) to 10 km (a few hexes per map).
+HEX_SIZE_RANGE_M = (10.0, 10_000.0)
+#: Most hexes a map may have: the whole shipped map at 50 m (the finest scale the
+#: docs suggest without a window) is 414,002 hexes and peaks at 2.6 GB while its
+#: attributes are computed (about 6 KB a hex), so 500,000 stays under ~3.5 GB.
+MAX_HEXES = 500_000
+#: Highest observer, target or obstacle height above ground, metres: above any
+#: mast, tower or low-flying aircraft, and small enough for exact sight-line maths.
+MAX_HEIGHT_M = 10_000.0
+#: Longest place name looked up (the shipped map's longest is 27 characters).
+MAX_PLACE_CHARS = 200
+#: Longest hex label ("ABCD1234567": 4 letters and 7 digits cover any grid within
+#: :data:`MAX_HEXES`); longer text is refused before it is parsed.
+MAX_LABEL_CHARS = 16
+
+
+class MapArgumentError(ValueError):
+    """A bad argument to the map API: ``<function>: <argument>: <problem>; <fix>``.
+
+    ``function``, ``argument`` and ``problem`` (the text after the argument) are
+    kept, so a caller such as the scenario loader can name its own field instead.
+
+    Examples:
+        >>> e = MapArgumentError("Map.elevation", "x", "-inf is not a finite number")
+        >>> str(e), e.argument
+        ('Map.elevation: x: -inf is not a finite number', 'x')
+    """
+
+    def __init__(self, function: str, argument: str, problem: str) -> None:
+        super().__init__(f"{function}: {argument}: {problem}")
+        self.function = function
+        self.argument = argument
+        self.problem = problem
+
+    def __reduce__(self) -> tuple[Any, ...]:  # picklable (batch workers)
+        return (type(self), (self.function, self.argument, self.problem))
+
+
+def _show(value: Any, limit: int = 40) -> str:
+    """A value for a message: its repr, cut to about ``limit`` characters."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        value = int(value)  # 400000, not 400000.0
+    text = repr(value)
+    if len(text) > limit:
+        text = f"{text[: limit - 10]}... ({len(text)} characters)"
+    return text
+
+
+def _pair(*values: Any) -> str:
+    """Numbers for a message, as a tuple: ``(376115, 5605139.5)``."""
+    return "(" + ", ".join(_show(v, 24) for v in values) + ")"
+
+
+def _m(v: float) -> str:
+    """Metres for a message: whole metres, or one decimal when not whole."""
+    return f"{v:.1f}".removesuffix(".0")
+
+
+def _number(fn: str, arg: str, value: Any, fix: str) -> float:
+    """A real, finite number (not a bool or a string), as a float."""
+    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real):
+        raise MapArgumentError(
+            fn, arg, f"{_show(value)} is not a number ({type(value).__name__}); {fix}"
+        )
+    try:
+        v = float(value)
+    except (OverflowError, ValueError):
+        v = math.inf
+    if not math.isfinite(v):
+        raise MapArgumentError(fn, arg, f"{_show(value)} is not a finite number; {fix}")
+    return v
+
+
+def _scalar(fn: str, arg: str, value: Any, fix: str) -> float:
+    """:func:`_number`, with a clear word for an array given where one is wanted."""
+    if isinstance(value, np.ndarray | Sequence) and not isinstance(value, str | bytes):
+        raise MapArgumentError(fn, arg, f"{_show(value)} is not a single number; {fix}")
+    return _number(fn, arg, value, fix)
+
+
+def _numbers(fn: str, arg: str, value: Any, fix: str, finite: bool = True) -> Any:
+    """:func:`_number` for a number, or a float64 array of (finite) numbers."""
+    if not isinstance(value, np.ndarray | Sequence) or isinstance(value, str | bytes):
+        if not finite and isinstance(value, float | np.floating):
+            return float(value)
+        return _number(fn, arg, value, fix)
+    try:
+        a = np.asarray(value)
+    except (TypeError, ValueError, OverflowError):
+        raise MapArgumentError(
+            fn, arg, f"{_show(value)} is not an array of numbers; {fix}"
+        ) from None
+    if a.dtype.kind not in "iuf":
+        raise MapArgumentError(
+            fn, arg, f"holds {a.dtype} values, not numbers ({_show(value)}); {fix}"
+        )
+    a = a.astype(np.float64)
+    bad = ~np.isfinite(a)
+    if finite and bad.any():
+        i = np.unravel_index(int(np.argmax(bad)), a.shape)
+        raise MapArgumentError(
+            fn, arg, f"{_show(a[i])} at index {_index(i)} is not a finite number; {fix}"
+        )
+    return a
+
+
+def _index(i: tuple[Any, ...]) -> str:
+    return str(int(i[0])) if len(i) == 1 else str(tuple(int(k) for k in i))
+
+
+def _in_range(
+    fn: str, arg: str, v: Any, lo: float, hi: float, problem: str, fix: str
+) -> None:
+    """Refuse a number (or the first element of an array) outside ``lo``–``hi``."""
+    if isinstance(v, np.ndarray):
+        out = (v < lo) | (v > hi)
+        if out.any():
+            i = np.unravel_index(int(np.argmax(out)), v.shape)
+            raise MapArgumentError(
+                fn, arg, f"{_show(v[i])} at index {_index(i)} {problem}; {fix}"
+            )
+    elif not lo <= v <= hi:
+        raise MapArgumentError(fn, arg, f"{_show(v)} {problem}; {fix}")
+
+
+def _same_shape(fn: str, args: tuple[str, str], a: Any, b: Any) -> None:
+    """Refuse two coordinate arrays whose shapes do not broadcast."""
+    try:
+        np.broadcast_shapes(np.shape(a), np.shape(b))
+    except ValueError:
+        raise MapArgumentError(
+            fn,
+            ", ".join(args),
+            f"shapes {np.shape(a)} and {np.shape(b)} differ; give arrays of one shape",
+        ) from None
+
+
+def _obstacle_heights(
+    fn: str, arg: str, heights: Mapping[Any, Any]
+) -> dict[str, float]:
+    """Heights by terrain class: known classes, 0 to :data:`MAX_HEIGHT_M` metres."""
+    out: dict[str, float] = {}
+    for name, h in heights.items():
+        if not isinstance(name, str) or name not in TERRAIN_CLASSES:
+            raise MapArgumentError(
+                fn,
+                arg,
+                f"{_show(name)} is not a terrain class; give heights for "
+                f"{', '.join(TERRAIN_CLASSES)}",
+            )
+        out[name] = _height(fn, f"{arg}[{name!r}]", h)
+    return out
+
+
+def _height(fn: str, arg: str, value: Any) -> float:
+    """A height above ground: a number from 0 to :data:`MAX_HEIGHT_M` metres."""
+    fix = f"give metres above ground from 0 to {MAX_HEIGHT_M:.0f}"
+    v = _number(fn, arg, value, fix)
+    _in_range(fn, arg, v, 0.0, MAX_HEIGHT_M, "is out of range", fix)
+    return v
+
+
+def _flag(fn: str, arg: str, value: Any) -> bool:
+    if not isinstance(value, bool | np.bool_):
+        raise MapArgumentError(
+            fn, arg, f"{_show(value)} is not True or False; give True or False"
+        )
+    return bool(value)
+
+
+def _check_hex_size(fn: str, value: Any) -> float:
+    lo, hi = HEX_SIZE_RANGE_M
+    fix = f"give the distance between hex centres in metres, {lo:.0f} to {hi:.0f}"
+    v = _number(fn, "hex_size_m", value, fix)
+    _in_range(fn, "hex_size_m", v, lo, hi, "is out of range", fix)
+    return v
+
+
+def _check_text(fn: str, arg: str, value: Any, limit: int, fix: str) -> str:
+    if not isinstance(value, str):
+        raise MapArgumentError(
+            fn, arg, f"{_show(value)} is not a string ({type(value).__name__}); {fix}"
+        )
+    if not value.strip():
+        raise MapArgumentError(fn, arg, f"{_show(value)} is empty; {fix}")
+    if len(value) > limit:
+        raise MapArgumentError(
+            fn, arg, f"{_show(value)} is too long (at most {limit} characters); {fix}"
+        )
+    return value
+
+
+def _window_bbox(fn: str, arg: str, bbox: Any) -> tuple[float, float, float, float]:
+    fix = "give [xmin, ymin, xmax, ymax] as four numbers"
+    if (
+        not isinstance(bbox, Sequence | np.ndarray)
+        or isinstance(bbox, str | bytes)
+        or len(bbox) != 4
+    ):
+        raise MapArgumentError(fn, arg, f"{_show(bbox)} is not four numbers; {fix}")
+    xmin, ymin, xmax, ymax = (
+        _number(fn, f"{arg}[{i}]", v, fix) for i, v in enumerate(bbox)
+    )
+    if not (xmin < xmax and ymin < ymax):
+        raise MapArgumentError(
+            fn,
+            arg,
+            f"{_pair(xmin, ymin, xmax, ymax)} is empty; give xmin < xmax and "
+            "ymin < ymax",
+        )
+    return xmin, ymin, xmax, ymax
+
+
+def _window_size(fn: str, arg: str, value: Any) -> float:
+    fix = "give a width or height in metres, more than 0"
+    v = _number(fn, arg, value, fix)
+    if v <= 0:
+        raise MapArgumentError(fn, arg, f"{_show(value)} is out of range; {fix}")
+    return v
+
+
+# --------------------------------------------------------------------------- #
 # Window                                                                      #
 # --------------------------------------------------------------------------- #
 
@@ -116,9 +351,19 @@ def cache_dir() -> Path:
 class Window:
     """A rectangular cut of a map: around a named place or an explicit bbox.
 
+    Give either ``place`` (with ``width_m`` × ``height_m`` around it) or ``bbox``
+    (``(xmin, ymin, xmax, ymax)`` in map metres, or in degrees with
+    ``lonlat=True``). Field types are checked here, sizes against the map by
+    :func:`load_map`.
+
     Examples:
         >>> Window(place="Remagen").width_m
         4000.0
+        >>> try:
+        ...     Window(place="Remagen", width_m=float("inf"))
+        ... except ValueError as exc:
+        ...     print(exc)  # doctest: +ELLIPSIS
+        Window: width_m: inf is not a finite number; give a width or height in metres...
     """
 
     place: str | None = None
@@ -127,27 +372,95 @@ class Window:
     height_m: float = DEFAULT_WINDOW_M[1]
     lonlat: bool = False
 
+    def __post_init__(self) -> None:
+        fn = "Window"
+        if (self.place is None) == (self.bbox is None):
+            raise MapArgumentError(
+                fn,
+                "place, bbox",
+                "gives both a place and a bbox; give only one"
+                if self.place is not None
+                else "a window needs a place or a bbox; give one of them",
+            )
+        if self.place is not None:
+            _check_text(
+                fn, "place", self.place, MAX_PLACE_CHARS, "give a place or peak name"
+            )
+        if self.bbox is not None:
+            object.__setattr__(self, "bbox", _window_bbox(fn, "bbox", self.bbox))
+        object.__setattr__(self, "width_m", _window_size(fn, "width_m", self.width_m))
+        object.__setattr__(
+            self, "height_m", _window_size(fn, "height_m", self.height_m)
+        )
+        object.__setattr__(self, "lonlat", _flag(fn, "lonlat", self.lonlat))
+
     @classmethod
-    def coerce(cls, value: Any) -> Window | None:
-        """Accept a Window, a place name, a bbox tuple or a mapping."""
+    def coerce(
+        cls, value: Any, fn: str = "load_map", arg: str = "window"
+    ) -> Window | None:
+        """Accept a Window, a place name, a bbox tuple or a mapping.
+
+        Bad values raise :class:`MapArgumentError` naming ``fn`` and the field
+        under ``arg`` (``window.width_m``); nothing is silently ignored.
+
+        Examples:
+            >>> Window.coerce({"place": "Linz", "width_m": 2000}).width_m
+            2000.0
+            >>> try:
+            ...     Window.coerce({"place": "Linz", "widht_m": 2000})
+            ... except ValueError as exc:
+            ...     print(exc)
+            load_map: window.widht_m: unknown key; give only place, bbox, width_m, ...
+        """
         if value is None or isinstance(value, Window):
             return value
-        if isinstance(value, str):
-            return cls(place=value)
-        if isinstance(value, dict):
-            bbox = value.get("bbox")
-            return cls(
-                place=value.get("place"),
-                bbox=tuple(bbox) if bbox is not None else None,  # type: ignore[arg-type]
-                width_m=float(value.get("width_m", DEFAULT_WINDOW_M[0])),
-                height_m=float(value.get("height_m", DEFAULT_WINDOW_M[1])),
-                lonlat=bool(value.get("lonlat", False)),
-            )
-        if isinstance(value, Sequence) and len(value) == 4:
-            return cls(bbox=tuple(float(v) for v in value))  # type: ignore[arg-type]
-        raise ValueError(
-            f"window must be a place name, a (xmin, ymin, xmax, ymax) bbox in metres, "
-            f"a dict or a Window, not {value!r}"
+        try:
+            if isinstance(value, str):
+                return cls(place=value)
+            if isinstance(value, dict):
+                keys = ("place", "bbox", "width_m", "height_m", "lonlat")
+                for k in value:
+                    if k not in keys:
+                        raise MapArgumentError(
+                            fn,
+                            f"{arg}.{str(k)[:40]}",
+                            f"unknown key; give only {', '.join(keys)}",
+                        )
+                if value.get("bbox") is not None:
+                    for k in ("width_m", "height_m"):
+                        if k in value:
+                            raise MapArgumentError(
+                                fn,
+                                f"{arg}.{k}",
+                                "applies only to a window around a place; "
+                                "give the size through the bbox",
+                            )
+                elif value.get("lonlat"):
+                    raise MapArgumentError(
+                        fn,
+                        f"{arg}.lonlat",
+                        "applies only to a bbox; leave it out for a place",
+                    )
+                return cls(
+                    place=value.get("place"),
+                    bbox=value.get("bbox"),
+                    width_m=value.get("width_m", DEFAULT_WINDOW_M[0]),
+                    height_m=value.get("height_m", DEFAULT_WINDOW_M[1]),
+                    lonlat=value.get("lonlat", False),
+                )
+            if isinstance(value, Sequence | np.ndarray) and not isinstance(
+                value, bytes
+            ):
+                return cls(bbox=value)  # type: ignore[arg-type]
+        except MapArgumentError as exc:
+            if exc.function == fn:
+                raise
+            raise MapArgumentError(fn, f"{arg}.{exc.argument}", exc.problem) from None
+        raise MapArgumentError(
+            fn,
+            arg,
+            f"{_show(value)} is not a window; give a place name, a (xmin, ymin, "
+            "xmax, ymax) bbox in metres, a dict or a Window",
         )
 
 
@@ -274,7 +587,11 @@ class Map:
         self.name: str = meta["name"]
         self.title: str = meta.get("title", self.name)
         self.crs: str = meta["crs"]
-        self.hex_size_m = float(hex_size_m)
+        self.hex_size_m = _check_hex_size("load_map", hex_size_m)
+        if window is not None and not isinstance(window, Window):
+            raise MapArgumentError(
+                "Map", "window", f"{_show(window)} is not a Window; use load_map"
+            )
         self.window = window
         full = tuple(float(v) for v in meta["bounds"])
         self.full_bounds: tuple[float, float, float, float] = full  # type: ignore[assignment]
@@ -295,16 +612,39 @@ class Map:
     def to_xy(self, lon: npt.ArrayLike, lat: npt.ArrayLike) -> tuple[Any, Any]:
         """WGS84 longitude/latitude to map metres (vectorised).
 
+        A conversion: points off the map are converted too; degrees must be
+        finite numbers, longitude -180–180 and latitude -90–90.
+
         Examples:
             >>> m = load_map()
             >>> x, y = m.to_xy(7.25, 50.585)
             >>> round(x), round(y)
             (376115, 5605139)
         """
+        fn, fix = "Map.to_xy", "give WGS84 degrees, lon -180–180 and lat -90–90"
+        lo = _numbers(fn, "lon", lon, fix)
+        la = _numbers(fn, "lat", lat, fix)
+        _in_range(fn, "lon", lo, -180.0, 180.0, "is not a longitude", fix)
+        _in_range(fn, "lat", la, -90.0, 90.0, "is not a latitude", fix)
+        _same_shape(fn, ("lon", "lat"), lo, la)
         return self._to_utm.transform(lon, lat)
 
     def to_lonlat(self, x: npt.ArrayLike, y: npt.ArrayLike) -> tuple[Any, Any]:
-        """Map metres to WGS84 longitude/latitude (vectorised)."""
+        """Map metres to WGS84 longitude/latitude (vectorised).
+
+        A conversion: points off the map are converted too; metres must be finite
+        numbers.
+
+        Examples:
+            >>> m = load_map()
+            >>> lon, lat = m.to_lonlat(376115.0, 5605139.0)
+            >>> round(lon, 3), round(lat, 3)
+            (7.25, 50.585)
+        """
+        fn, fix = "Map.to_lonlat", f"give metres in the map's CRS {self.crs}"
+        xv = _numbers(fn, "x", x, fix)
+        yv = _numbers(fn, "y", y, fix)
+        _same_shape(fn, ("x", "y"), xv, yv)
         return self._to_wgs84.transform(x, y)
 
     def to_lonlat_geometry(self, geom: shapely.Geometry) -> shapely.Geometry:
@@ -319,27 +659,153 @@ class Map:
     @property
     def lonlat_bounds(self) -> tuple[float, float, float, float]:
         """``(west, south, east, north)`` of the map's bounds in degrees."""
-        xmin, ymin, xmax, ymax = self.bounds
+        return self._lonlat_envelope(self.bounds)
+
+    def _lonlat_envelope(
+        self, bounds: tuple[float, float, float, float]
+    ) -> tuple[float, float, float, float]:
+        xmin, ymin, xmax, ymax = bounds
         xs = np.array([xmin, xmax, xmin, xmax])
         ys = np.array([ymin, ymin, ymax, ymax])
-        lon, lat = self.to_lonlat(xs, ys)
+        lon, lat = self._to_wgs84.transform(xs, ys)
         return (float(lon.min()), float(lat.min()), float(lon.max()), float(lat.max()))
 
     def contains_xy(self, x: npt.ArrayLike, y: npt.ArrayLike) -> npt.NDArray[np.bool_]:
-        """Whether points lie inside the map's bounds."""
+        """Whether points lie inside the map's bounds (NaN and ±inf: False).
+
+        The bounds are the one rule of every point argument of the map API: ``x``
+        from ``xmin`` to ``xmax`` and ``y`` from ``ymin`` to ``ymax``, edges
+        included.
+
+        Examples:
+            >>> m = load_map()
+            >>> m.contains_xy([376115.0, 0.0], 5605139.0).tolist()
+            [True, False]
+        """
+        fn, fix = "Map.contains_xy", f"give metres in the map's CRS {self.crs}"
+        xv = _numbers(fn, "x", x, fix, finite=False)
+        yv = _numbers(fn, "y", y, fix, finite=False)
+        _same_shape(fn, ("x", "y"), xv, yv)
+        return self._inside(xv, yv)
+
+    def _inside(self, x: npt.ArrayLike, y: npt.ArrayLike) -> npt.NDArray[np.bool_]:
+        """:meth:`contains_xy` without the argument checks (internal callers)."""
         xmin, ymin, xmax, ymax = self.bounds
         x = np.asarray(x, dtype=np.float64)
         y = np.asarray(y, dtype=np.float64)
         return (x >= xmin) & (x <= xmax) & (y >= ymin) & (y <= ymax)
 
-    def _bounds_text(self) -> str:
+    # -- argument checks (one rule for every public method) ------------------ #
+    def _xy_fix(self, axes: str = "xy") -> str:
         xmin, ymin, xmax, ymax = self.bounds
-        w, s, e, n = self.lonlat_bounds
+        ranges = {"x": f"x {_m(xmin)}–{_m(xmax)}", "y": f"y {_m(ymin)}–{_m(ymax)}"}
+        inside = ", ".join(ranges[a] for a in axes)
+        return f"give metres in the map's CRS {self.crs} ({inside})"
+
+    def _point_fix(self) -> str:
+        xmin, ymin, xmax, ymax = self.bounds
         return (
-            f"map {self.name!r} bounds: x {xmin:.0f}–{xmax:.0f} m, "
-            f"y {ymin:.0f}–{ymax:.0f}"
-            f" m (UTM 32N); about lon {w:.3f}–{e:.3f}, lat {s:.3f}–{n:.3f}"
+            f"give a hex label like 'L12' or (x, y) in metres of the map's CRS "
+            f"{self.crs} (x {_m(xmin)}–{_m(xmax)}, y {_m(ymin)}–{_m(ymax)})"
         )
+
+    def _coord(
+        self, fn: str, arg: str, value: Any, axis: str, *, many: bool = True
+    ) -> Any:
+        """One coordinate (or an array of them): a finite number on the map."""
+        xmin, ymin, xmax, ymax = self.bounds
+        lo, hi = (xmin, xmax) if axis == "x" else (ymin, ymax)
+        fix = self._xy_fix(axis)
+        v = _numbers(fn, arg, value, fix) if many else _scalar(fn, arg, value, fix)
+        _in_range(fn, arg, v, lo, hi, "is off the map", fix)
+        return v
+
+    def _xy(self, fn: str, x: Any, y: Any, *, many: bool = True) -> tuple[Any, Any]:
+        xv = self._coord(fn, "x", x, "x", many=many)
+        yv = self._coord(fn, "y", y, "y", many=many)
+        _same_shape(fn, ("x", "y"), xv, yv)
+        return xv, yv
+
+    def _where(self, fn: str, arg: str, where: Any) -> str | tuple[float, float]:
+        """A hex label (checked) or an ``(x, y)`` point on the map."""
+        if isinstance(where, str):
+            return self._label(fn, arg, where)
+        fix = self._point_fix()
+        if (
+            not isinstance(where, Sequence | np.ndarray)
+            or isinstance(where, bytes)
+            or np.ndim(where) != 1
+            or len(where) != 2
+        ):
+            raise MapArgumentError(
+                fn, arg, f"{_show(where)} is not a hex label or an (x, y) point; {fix}"
+            )
+        x = _number(fn, f"{arg}[0]", where[0], fix)
+        y = _number(fn, f"{arg}[1]", where[1], fix)
+        if not bool(self._inside(x, y)):
+            raise MapArgumentError(fn, arg, f"{_pair(x, y)} is off the map; {fix}")
+        return (x, y)
+
+    def _label(self, fn: str, arg: str, label: Any) -> str:
+        """A hex label of this map's grid, upper-cased."""
+        g = self.grid
+        fix = (
+            "give a hex label like 'L12' (columns A–"
+            f"{column_letters(g.n_cols - 1)}, rows 1–{g.n_rows})"
+        )
+        if not isinstance(label, str) or len(label) > MAX_LABEL_CHARS:
+            raise MapArgumentError(fn, arg, f"{_show(label)} is not a hex label; {fix}")
+        try:
+            q, r = g.axial_of_label(label)
+        except ValueError:
+            raise MapArgumentError(
+                fn, arg, f"{_show(label)} is not a hex label; {fix}"
+            ) from None
+        if not bool(g.in_bounds(q, r)):
+            raise MapArgumentError(
+                fn, arg, f"hex {_show(label)} is not on this map; {fix}"
+            )
+        return label.strip().upper()
+
+    def _range_hexes(self, fn: str, value: Any) -> int:
+        limit = self.grid.n_cols + self.grid.n_rows
+        fix = f"give a whole number of hexes from 1 to {limit} (the map's size)"
+        if isinstance(value, bool | np.bool_) or not isinstance(
+            value, numbers.Integral
+        ):
+            raise MapArgumentError(
+                fn, "range_hexes", f"{_show(value)} is not a whole number; {fix}"
+            )
+        n = int(value)
+        if not 1 <= n <= limit:
+            raise MapArgumentError(
+                fn, "range_hexes", f"{_show(value)} is out of range; {fix}"
+            )
+        return n
+
+    def _radius(self, fn: str, value: Any) -> float:
+        xmin, ymin, xmax, ymax = self.bounds
+        diag = math.hypot(xmax - xmin, ymax - ymin)
+        fix = f"give metres, more than 0 and at most {diag:.0f} (the map's diagonal)"
+        v = _number(fn, "radius_m", value, fix)
+        if not 0 < v <= diag:
+            raise MapArgumentError(
+                fn, "radius_m", f"{_show(value)} is out of range; {fix}"
+            )
+        return v
+
+    def _obstacles(self, fn: str, value: Any) -> bool | dict[str, float]:
+        """``True``, ``False`` or a mapping of terrain class to a height."""
+        if isinstance(value, bool | np.bool_):
+            return bool(value)
+        if not isinstance(value, Mapping):
+            raise MapArgumentError(
+                fn,
+                "obstacles",
+                f"{_show(value)} is not True, False or a mapping; give True, False "
+                "or heights by terrain class, e.g. {'woods': 20.0}",
+            )
+        return _obstacle_heights(fn, "obstacles", value)
 
     # -- rasters ------------------------------------------------------------ #
     @cached_property
@@ -396,19 +862,37 @@ class Map:
     def elevation(self, x: npt.ArrayLike, y: npt.ArrayLike) -> Any:
         """Ground elevation (m, bilinear) at map coordinates; vectorised.
 
+        Points must be finite numbers on the map (see :meth:`contains_xy`); else
+        :class:`MapArgumentError` names the argument and the map's range.
+
         Examples:
             >>> m = load_map()
             >>> 180 < m.elevation(*m.to_xy(7.25, 50.585)) < 220  # Erpeler Ley
             True
+            >>> try:
+            ...     m.elevation(float("-inf"), 5605139.0)
+            ... except ValueError as exc:
+            ...     print(exc)  # doctest: +NORMALIZE_WHITESPACE
+            Map.elevation: x: -inf is not a finite number;
+            give metres in the map's CRS EPSG:32632 (x 365900–393300)
         """
+        xv, yv = self._xy("Map.elevation", x, y)
         z, g = self._full_dem
-        out = bilinear(z, g, x, y)
+        out = bilinear(z, g, xv, yv)
         return float(out) if out.ndim == 0 else out
 
     def terrain_at(self, x: npt.ArrayLike, y: npt.ArrayLike) -> Any:
-        """Generic terrain class (str) at map coordinates; vectorised."""
+        """Generic terrain class (str) at map coordinates; vectorised.
+
+        Points are checked as in :meth:`elevation`.
+
+        Examples:
+            >>> load_map().terrain_at(*load_map().to_xy(7.2287, 50.5792))
+            'town'
+        """
+        xv, yv = self._xy("Map.terrain_at", x, y)
         a, g = self._landcover
-        codes = nearest(a, g, x, y)
+        codes = nearest(a, g, xv, yv)
         names = np.asarray(TERRAIN_CLASSES, dtype=object)[codes]
         return str(names) if np.ndim(names) == 0 else names
 
@@ -419,9 +903,12 @@ class Map:
         Layers: ``terrain``, ``roads``, ``rail``, ``waterways``, ``crossings``,
         ``road_names``, ``places``, ``peaks``.
         """
-        if layer not in self.meta["layers"]:
-            raise ValueError(
-                f"unknown layer {layer!r}; layers: {', '.join(self.meta['layers'])}"
+        if not isinstance(layer, str) or layer not in self.meta["layers"]:
+            raise MapArgumentError(
+                "Map.layer",
+                "layer",
+                f"unknown layer {_show(layer)}; give one of "
+                f"{', '.join(self.meta['layers'])}",
             )
         return self._layer_frames(layer)
 
@@ -511,11 +998,15 @@ class Map:
         """Map coordinates of a named place or peak (case-insensitive).
 
         Raises:
-            ValueError: if no place has that name (with close matches).
+            MapArgumentError: (a ``ValueError``) if no place has that name (with
+                close matches) or ``name`` is not a short string.
         """
-        return self._place_xy(self.places, name)
+        return self._place_xy(self.places, name, "Map.place_xy", "name")
 
-    def _place_xy(self, places: pd.DataFrame, name: str) -> tuple[float, float]:
+    def _place_xy(
+        self, places: pd.DataFrame, name: Any, fn: str, arg: str
+    ) -> tuple[float, float]:
+        _check_text(fn, arg, name, MAX_PLACE_CHARS, "give a place or peak name")
         key = name.strip().casefold()
         hit = places[places["name"].str.casefold() == key]
         if hit.empty:
@@ -524,8 +1015,14 @@ class Map:
             close = difflib.get_close_matches(
                 name, places["name"].dropna().tolist(), n=3
             )
-            hint = f"; did you mean {', '.join(close)}?" if close else ""
-            raise ValueError(f"no place named {name!r} on map {self.name!r}{hint}")
+            hint = (
+                f"did you mean {', '.join(close)}?"
+                if close
+                else "Map.places lists the names"
+            )
+            raise MapArgumentError(
+                fn, arg, f"no place named {_show(name)} on map {self.name!r}; {hint}"
+            )
         # prefer towns over villages etc. when a name repeats
         order = {"town": 0, "suburb": 1, "village": 2, "peak": 3, "hamlet": 4}
         hit = hit.assign(_o=hit["class"].map(order).fillna(9)).sort_values("_o")
@@ -533,47 +1030,93 @@ class Map:
 
     def hex_of_place(self, name: str) -> str:
         """Label of the hex holding a named place or peak."""
-        return self.hex_at_xy(*self.place_xy(name))
+        fn = "Map.hex_of_place"
+        x, y = self._place_xy(self.places, name, fn, "name")
+        return self._hex_label_at(fn, "name", x, y)
 
     # -- window --------------------------------------------------------------- #
     def _window_bounds(self, w: Window) -> tuple[float, float, float, float]:
+        """The window's bounds, checked against the whole map (``load_map`` errors).
+
+        A bbox in metres must lie inside the map. A bbox in degrees must lie inside
+        the map's lon/lat envelope; its metre envelope is then cut to the map (a
+        degree box is not a metre box). A place window may not be wider or taller
+        than the map; near an edge it is cut to the map.
+        """
+        fn = "load_map"
+        fx0, fy0, fx1, fy1 = self.full_bounds
         if w.bbox is not None:
             xmin, ymin, xmax, ymax = w.bbox
             if w.lonlat:
-                t = Transformer.from_crs("EPSG:4326", self.crs, always_xy=True)
-                xs, ys = t.transform([xmin, xmax, xmin, xmax], [ymin, ymin, ymax, ymax])
-                xmin, xmax, ymin, ymax = min(xs), max(xs), min(ys), max(ys)
-        elif w.place is not None:
-            full_map = Map(self.folder, self.meta, self.hex_size_m)
-            cx, cy = full_map.place_xy(w.place)
-            xmin, xmax = cx - w.width_m / 2, cx + w.width_m / 2
-            ymin, ymax = cy - w.height_m / 2, cy + w.height_m / 2
-        else:
-            raise ValueError("a window needs a place or a bbox")
-        fx0, fy0, fx1, fy1 = self.full_bounds
-        if not (xmin < xmax and ymin < ymax):
-            raise ValueError(f"window bbox {w.bbox} is empty")
-        cut = (max(xmin, fx0), max(ymin, fy0), min(xmax, fx1), min(ymax, fy1))
-        if cut[0] >= cut[2] or cut[1] >= cut[3]:
-            raise ValueError(
-                f"window {(xmin, ymin, xmax, ymax)} lies outside the map "
-                f"(bounds {self.full_bounds})"
-            )
-        return cut
+                west, south, east, north = self._lonlat_envelope(self.full_bounds)
+                if not (
+                    west <= xmin and xmax <= east and south <= ymin and ymax <= north
+                ):
+                    raise MapArgumentError(
+                        fn,
+                        "window.bbox",
+                        f"{_pair(*w.bbox)} reaches outside the map; give a box "
+                        f"inside lon {west:.4f}–{east:.4f}, lat {south:.4f}–"
+                        f"{north:.4f}",
+                    )
+                xs, ys = self._to_utm.transform(
+                    [xmin, xmax, xmin, xmax], [ymin, ymin, ymax, ymax]
+                )
+                xmin, xmax = max(min(xs), fx0), min(max(xs), fx1)
+                ymin, ymax = max(min(ys), fy0), min(max(ys), fy1)
+            elif not (fx0 <= xmin and xmax <= fx1 and fy0 <= ymin and ymax <= fy1):
+                where = (
+                    "lies outside the map"
+                    if xmin >= fx1 or xmax <= fx0 or ymin >= fy1 or ymax <= fy0
+                    else "reaches outside the map"
+                )
+                raise MapArgumentError(
+                    fn,
+                    "window.bbox",
+                    f"{_pair(*w.bbox)} {where}; give a box inside x "
+                    f"{_m(fx0)}–{_m(fx1)}, y {_m(fy0)}–{_m(fy1)} "
+                    f"(metres in {self.crs})",
+                )
+            return (xmin, ymin, xmax, ymax)
+        assert w.place is not None  # Window checks that one of them is given
+        for arg, size, most in (
+            ("window.width_m", w.width_m, fx1 - fx0),
+            ("window.height_m", w.height_m, fy1 - fy0),
+        ):
+            if size > most:
+                raise MapArgumentError(
+                    fn,
+                    arg,
+                    f"{_show(size)} is larger than the map; give metres, more than "
+                    f"0 and at most {_m(most)}",
+                )
+        full_map = Map(self.folder, self.meta)  # places do not depend on hexes
+        cx, cy = self._place_xy(full_map.places, w.place, fn, "window.place")
+        xmin, xmax = cx - w.width_m / 2, cx + w.width_m / 2
+        ymin, ymax = cy - w.height_m / 2, cy + w.height_m / 2
+        return (max(xmin, fx0), max(ymin, fy0), min(xmax, fx1), min(ymax, fy1))
 
     # -- hexes ---------------------------------------------------------------- #
     def hex_at_xy(self, x: float, y: float) -> str:
         """Label of the hex containing a point in map metres.
 
         Raises:
-            ValueError: if the point is outside the map (the message names the
-                bounds).
+            MapArgumentError: (a ``ValueError``) if ``x`` or ``y`` is not a finite
+                number on the map (the message gives the map's range).
+
+        Examples:
+            >>> m = load_map()
+            >>> m.hex_at_xy(376115.0, 5605139.0)
+            'CB83'
         """
+        xv, yv = self._xy("Map.hex_at_xy", x, y, many=False)
+        return self._hex_label_at("Map.hex_at_xy", "x, y", xv, yv)
+
+    def _hex_label_at(self, fn: str, arg: str, x: float, y: float) -> str:
         idx = int(self.grid.index_at_xy(x, y))
-        if idx < 0 or not bool(self.contains_xy(x, y)):
-            raise ValueError(
-                f"point ({x:.0f}, {y:.0f}) is outside the hex grid; "
-                f"{self._bounds_text()}"
+        if idx < 0:  # pragma: no cover - the grid covers the map's bounds
+            raise MapArgumentError(
+                fn, arg, f"{_pair(x, y)} is outside the hex grid; {self._xy_fix()}"
             )
         q, r = self.grid.axial_of_index(idx)
         return self.grid.label_of(int(q), int(r))
@@ -581,26 +1124,41 @@ class Map:
     def hex_at(self, *, lon: float, lat: float) -> str:
         """Label of the hex containing a WGS84 point.
 
+        Raises:
+            MapArgumentError: (a ``ValueError``) if ``lon``/``lat`` is not one finite
+                number or the point is off the map (the message gives its range).
+
         Examples:
             >>> m = load_map()
             >>> m.hexes.loc[m.hex_at(lon=7.2287, lat=50.5792), "terrain"]
             'town'
         """
-        x, y = self.to_xy(lon, lat)
-        try:
-            return self.hex_at_xy(float(x), float(y))
-        except ValueError:
-            raise ValueError(
-                f"lon {lon}, lat {lat} is outside the hex grid; {self._bounds_text()}"
-            ) from None
+        fn = "Map.hex_at"
+        w, s, e, n = self.lonlat_bounds
+        fix = (
+            f"give one WGS84 point on the map (about lon {w:.3f}–{e:.3f}, "
+            f"lat {s:.3f}–{n:.3f})"
+        )
+        lo = _scalar(fn, "lon", lon, fix)
+        la = _scalar(fn, "lat", lat, fix)
+        _in_range(fn, "lon", lo, -180.0, 180.0, "is not a longitude", fix)
+        _in_range(fn, "lat", la, -90.0, 90.0, "is not a latitude", fix)
+        xy = self._to_utm.transform(lo, la)
+        x, y = float(xy[0]), float(xy[1])
+        if not bool(self._inside(x, y)):
+            raise MapArgumentError(
+                fn, "lon, lat", f"{_pair(lo, la)} is off the map; {fix}"
+            )
+        return self._hex_label_at(fn, "lon, lat", x, y)
 
     def hex_center(self, label: str) -> tuple[float, float]:
         """Centre of a hex in map metres."""
-        return self.grid.center(label)
+        return self.grid.center(self._label("Map.hex_center", "label", label))
 
     def hex_polygon(self, label: str) -> shapely.Polygon:
         """The hexagon of a hex label, in map metres."""
-        return shapely.Polygon(self.grid.corners(label))
+        lab = self._label("Map.hex_polygon", "label", label)
+        return shapely.Polygon(self.grid.corners(lab))
 
     def hex_polygons(
         self, labels: Sequence[str] | None = None
@@ -609,9 +1167,19 @@ class Map:
         if labels is None:
             q, r = self.grid.all_axial()
         else:
-            qr = np.array([self.grid.axial_of_label(lab) for lab in labels]).reshape(
-                -1, 2
-            )
+            if isinstance(labels, str) or not isinstance(labels, Sequence | np.ndarray):
+                raise MapArgumentError(
+                    "Map.hex_polygons",
+                    "labels",
+                    f"{_show(labels)} is not a list of hex labels; give a list "
+                    "such as ['L12', 'M3']",
+                )
+            checked = [
+                self._label("Map.hex_polygons", f"labels[{i}]", lab)
+                for i, lab in enumerate(labels)
+            ]
+            qr = np.array([self.grid.axial_of_label(lab) for lab in checked])
+            qr = qr.reshape(-1, 2)
             q, r = qr[:, 0], qr[:, 1]
         cx, cy = self.grid.axial_to_xy(q, r)
         ang = np.deg2rad(60.0 * np.arange(7))
@@ -668,9 +1236,15 @@ class Map:
 
     @obstacle_heights_m.setter
     def obstacle_heights_m(self, heights: dict[str, float]) -> None:
-        from wargame.geo.los import _check_heights
-
-        self.__dict__["_obstacle_heights_m"] = _check_heights(heights, TERRAIN_CLASSES)
+        fn = "Map.obstacle_heights_m"
+        if not isinstance(heights, Mapping):
+            raise MapArgumentError(
+                fn,
+                "heights",
+                f"{_show(heights)} is not a mapping; give heights by terrain class, "
+                "e.g. {'woods': 20.0}",
+            )
+        self.__dict__["_obstacle_heights_m"] = _obstacle_heights(fn, "heights", heights)
 
     def los(
         self,
@@ -693,10 +1267,13 @@ class Map:
         """
         from wargame.geo import los as _los
 
+        fn = "Map.los"
+        pa, pb = self._where(fn, "a", a), self._where(fn, "b", b)
+        h_o = _height(fn, "observer_height_m", observer_height_m)
+        h_t = _height(fn, "target_height_m", target_height_m)
+        obs = self._obstacles(fn, obstacles)
         terrain = _los.terrain_of_map(self)
-        return _los.line_of_sight(
-            terrain, a, b, observer_height_m, target_height_m, obstacles
-        )
+        return _los.line_of_sight(terrain, pa, pb, h_o, h_t, obs)
 
     def viewshed(
         self,
@@ -716,14 +1293,14 @@ class Map:
         """
         from wargame.geo import viewshed as _vs
 
+        fn = "Map.viewshed"
+        where = self._where(fn, "observer", observer)
+        r = self._radius(fn, radius_m)
+        h_o = _height(fn, "observer_height_m", observer_height_m)
+        h_t = _height(fn, "target_height_m", target_height_m)
+        obs = self._obstacles(fn, obstacles)
         return _vs.map_viewshed(
-            self,
-            observer,
-            radius_m,
-            observer_height_m,
-            target_height_m,
-            obstacles,
-            as_array,
+            self, where, r, h_o, h_t, obs, _flag(fn, "as_array", as_array)
         )
 
     def hex_viewshed(
@@ -741,14 +1318,13 @@ class Map:
         """
         from wargame.geo import los as _los
 
-        return _los.hex_viewshed(
-            _los.terrain_of_map(self),
-            hex,
-            range_hexes,
-            observer_height_m,
-            target_height_m,
-            obstacles,
-        )
+        fn = "Map.hex_viewshed"
+        label = self._label(fn, "hex", hex)
+        rng = self._range_hexes(fn, range_hexes)
+        h_o = _height(fn, "observer_height_m", observer_height_m)
+        h_t = _height(fn, "target_height_m", target_height_m)
+        obs = self._obstacles(fn, obstacles)
+        return _los.hex_viewshed(_los.terrain_of_map(self), label, rng, h_o, h_t, obs)
 
     def hex_los_table(
         self,
@@ -756,7 +1332,7 @@ class Map:
         observer_height_m: float = 2.5,
         target_height_m: float = 2.0,
         obstacles: bool | dict[str, float] = True,
-        cache: bool = True,
+        cache: bool | str | os.PathLike[str] = True,
     ) -> Any:
         """Visibility of every hex pair within ``range_hexes`` (cached on disk).
 
@@ -765,13 +1341,20 @@ class Map:
         """
         from wargame.geo import los as _los
 
+        fn = "Map.hex_los_table"
+        rng = self._range_hexes(fn, range_hexes)
+        h_o = _height(fn, "observer_height_m", observer_height_m)
+        h_t = _height(fn, "target_height_m", target_height_m)
+        obs = self._obstacles(fn, obstacles)
+        if not isinstance(cache, bool | str | os.PathLike):
+            raise MapArgumentError(
+                fn,
+                "cache",
+                f"{_show(cache)} is not True, False or a folder; give one of them",
+            )
+        folder = cache if isinstance(cache, bool) else Path(cache)
         return _los.hex_los_table(
-            _los.terrain_of_map(self),
-            range_hexes,
-            observer_height_m,
-            target_height_m,
-            obstacles,
-            cache=cache,
+            _los.terrain_of_map(self), rng, h_o, h_t, obs, cache=folder
         )
 
     def __repr__(self) -> str:
@@ -799,6 +1382,7 @@ def _cache_key(m: Map) -> str:
 
 
 def _load_or_compute_hexes(m: Map) -> pd.DataFrame:
+    _check_hex_count(m)  # a Map made without load_map: still bounded
     key = _cache_key(m)
     path = cache_dir() / "hexes" / f"{m.name}-{m.hex_size_m:g}m-{key}.npz"
     if path.is_file():
@@ -919,7 +1503,7 @@ def compute_hex_attributes(m: Map) -> pd.DataFrame:
     # Hexes wholly outside (corners of the rectangular label grid, the last hex of
     # odd columns) take the attributes of the nearest map edge and are flagged
     # `on_map = False`: rule systems must not play on them.
-    inside = m.contains_xy(sx, sy).reshape(n, k)
+    inside = m._inside(sx, sy).reshape(n, k)
     # inside is 2-D, so any(axis=1) is an array (numpy's stubs allow a scalar)
     on_map = cast("npt.NDArray[np.bool_]", inside.any(axis=1))
     weights = np.where(on_map[:, None], inside, True)
@@ -932,7 +1516,7 @@ def compute_hex_attributes(m: Map) -> pd.DataFrame:
     eoff = g.sample_offsets(3)
     ex = (x[:, None] + eoff[None, :, 0]).ravel()
     ey = (y[:, None] + eoff[None, :, 1]).ravel()
-    ein = m.contains_xy(ex, ey).reshape(n, -1) | ~on_map[:, None]
+    ein = m._inside(ex, ey).reshape(n, -1) | ~on_map[:, None]
     ex, ey = np.clip(ex, xmin, xmax), np.clip(ey, ymin, ymax)
     z, zg = m._full_dem
     elev = np.where(ein, bilinear(z, zg, ex, ey).reshape(n, -1), np.nan)
@@ -1056,23 +1640,40 @@ def load_map(
             or ``bbox`` and ``width_m``/``height_m`` (``lonlat=True`` for a bbox in
             degrees), or a :class:`Window`.
 
+    Every argument is checked before anything is built: ``name`` (a short map
+    id), ``hex_size_m`` (:data:`HEX_SIZE_RANGE_M`), the ``window`` (types, inside
+    the map, no larger than it) and the number of hexes (:data:`MAX_HEXES`).
+
     Raises:
-        ValueError: unknown map (lists the available ones) or a bad window.
+        MapArgumentError: (a ``ValueError``) a bad argument, in the shape
+            ``load_map: <argument>: <problem>; <fix>`` (``window.bbox``, ...).
         MapDataError: a map file is missing or damaged (names the file).
 
     Examples:
         >>> m = load_map("rhine-remagen", hex_size_m=50, window="Linz")
         >>> m.grid.n_hexes < 6000
         True
+        >>> try:
+        ...     load_map(hex_size_m=1)
+        ... except ValueError as exc:
+        ...     print(exc)  # doctest: +NORMALIZE_WHITESPACE
+        load_map: hex_size_m: 1 is out of range;
+        give the distance between hex centres in metres, 10 to 10000
     """
-    if not isinstance(name, str) or not _NAME_RE.match(name):
-        raise ValueError(
-            f"bad map name {name!r}; available maps: {', '.join(available_maps())}"
+    fn = "load_map"
+    if (
+        not isinstance(name, str)
+        or len(name) > MAX_NAME_CHARS
+        or not _NAME_RE.match(name)
+    ):
+        raise MapArgumentError(
+            fn,
+            "name",
+            f"{_show(name)} is not a map name (letters, digits, '.', '_', '-'; at "
+            f"most {MAX_NAME_CHARS} characters); give one of: "
+            f"{', '.join(available_maps()) or '(no maps found)'}",
         )
-    if not (isinstance(hex_size_m, int | float) and hex_size_m > 0):
-        raise ValueError(
-            f"hex_size_m must be a positive number of metres, not {hex_size_m!r}"
-        )
+    size = _check_hex_size(fn, hex_size_m)
     folder = _find_map(name)
     meta_path = folder / "metadata.json"
     try:
@@ -1090,4 +1691,28 @@ def load_map(
     for k in ("name", "crs", "bounds", "dem", "landcover", "layers"):
         if k not in meta:
             raise MapDataError(f"{meta_path} lacks the field {k!r}; {REBUILD_HINT}")
-    return Map(folder, meta, hex_size_m=hex_size_m, window=Window.coerce(window))
+    m = Map(folder, meta, hex_size_m=size, window=Window.coerce(window, fn, "window"))
+    _check_hex_count(m)
+    return m
+
+
+def _check_hex_count(m: Map) -> None:
+    """Refuse a grid of more than :data:`MAX_HEXES` hexes (before any is built)."""
+    n = m.grid.n_hexes
+    if n <= MAX_HEXES:
+        return
+    bounds = m.bounds
+    xmin, ymin, xmax, ymax = bounds
+    # the smallest whole-metre hex within the limit (the count falls with size)
+    least = math.ceil(math.sqrt((xmax - xmin) * (ymax - ymin) / (MAX_HEXES * 0.866)))
+    while HexGrid.covering(bounds, least).n_hexes > MAX_HEXES:
+        least += 1
+    what = "window" if m.window is not None else "map"
+    raise MapArgumentError(
+        "load_map",
+        "hex_size_m",
+        f"{m.hex_size_m:g} m hexes on this {(xmax - xmin) / 1000:.1f} × "
+        f"{(ymax - ymin) / 1000:.1f} km {what} make {n:,} hexes, more than the "
+        f"limit of {MAX_HEXES:,}; give hexes of at least {least} m or a smaller "
+        "window",
+    )
