@@ -589,7 +589,9 @@ class GameView(w.VBox):  # type: ignore[misc]
         if self.dem_toggle.value:
             xmin, ymin, xmax, ymax = m.bounds
             radius = min(reach * m.hex_size_m, math.hypot(xmax - xmin, ymax - ymin))
-            geom = simplified(m.viewshed(m.hex_center(here), radius))
+            # By label: an edge hex's centre may lie just past the window, and
+            # Map.viewshed refuses off-map points but takes any hex of the grid.
+            geom = simplified(m.viewshed(here, radius))
             props["kind"] = "dem"
             props["style"] = dict(VIEWSHED_STYLE, weight=0)
         else:
