@@ -71,9 +71,12 @@ class InputFileError(ValueError):
 
 
 def _size_text(n: int) -> str:
-    if n >= 1024 * 1024:
-        return f"{n / (1024 * 1024):.0f} MiB"
-    return f"{n} bytes"
+    """``2 MiB`` for whole mebibytes, else the exact count (no misleading
+    rounding: a file just over a 2 MiB limit must not read "2 MiB")."""
+    mib = 1024 * 1024
+    if n >= mib and n % mib == 0:
+        return f"{n // mib} MiB"
+    return f"{n:,} bytes"
 
 
 def read_limited(path: str | os.PathLike[str], *, limit: int = MAX_FILE_BYTES) -> bytes:
