@@ -722,10 +722,10 @@ def _losses_table(game: Any) -> Any:
         for w in words:
             row[w] = int(u.strength == w and u0.strength != w)
         rows.append(row)
-    df = pd.DataFrame(rows)
-    return df.groupby(["side", "type"], sort=True)[
-        ["units", "arrived", "destroyed", *words]
-    ].sum()
+    columns = ["units", "arrived", "destroyed", *words]
+    # the columns named: a scenario without units gives an empty table
+    df = pd.DataFrame(rows, columns=["side", "type", *columns])
+    return df.groupby(["side", "type"], sort=True)[columns].sum()
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
@@ -803,11 +803,14 @@ def _cmd_run(args: argparse.Namespace) -> int:
         "victory points: " + ", ".join(f"{side_names[s]} {vp.get(s, 0)}" for s in sides)
     )
     table = _losses_table(game)
-    table.index = table.index.set_levels(
-        [side_names.get(s, s) for s in table.index.levels[0]], level=0
-    )
     print()
-    print(table.to_string())
+    if table.empty:
+        print("no units")
+    else:
+        table.index = table.index.set_levels(
+            [side_names.get(s, s) for s in table.index.levels[0]], level=0
+        )
+        print(table.to_string())
     print(f"\n{len(game.actions)} actions, {len(game.events)} events")
     if out is not None:
         print(f"log written to {out}")

@@ -197,7 +197,8 @@ class Ruleset(Protocol):
     Class attributes: ``id`` (with the edition, e.g. ``"waw-classic"``),
     ``title``, ``positions`` (``"hex"`` or ``"point"``), and the vocabularies
     ``phases``, ``event_kinds`` and ``action_types`` (type name -> class) used for
-    stable log categories and for decoding saved actions.
+    stable log categories and for decoding saved actions.  Optional (see
+    :class:`RulesetBase`): ``scenario_keys`` and ``hex_size_m``.
     """
 
     id: ClassVar[str]
@@ -292,6 +293,10 @@ class RulesetBase:
       table (``"scenario"`` for the top level, ``"units"``, ``"formations"``,
       ``"rules"``, ``"victory"``, ``"overrides"``...); with it, any other key is
       reported as unknown.  ``None`` (the default) accepts any extra key.
+    * ``hex_size_m``: the only hex size the rule system plays (World at War:
+      150 m), checked before any map is built, so a scenario's ``hex_size_m =
+      1`` is a message rather than a map of billions of hexes; ``None`` (the
+      default) plays any size the engine allows.
     * :meth:`scenario_problems`: every rule-specific problem of a scenario on
       its map, as ``<file>: <field>: <problem>`` lines.
     """
@@ -303,6 +308,8 @@ class RulesetBase:
     event_kinds: ClassVar[tuple[str, ...]] = ()
     action_types: ClassVar[Mapping[str, type[Action]]] = {}
     scenario_keys: ClassVar[Mapping[str, frozenset[str]] | None] = None
+    #: The hex size (metres) scenarios of this rule system must use, or None.
+    hex_size_m: ClassVar[float | None] = None
     #: The policy ``wargame run`` gives a side when none is named.
     default_policy: ClassVar[str] = "random"
     #: Whether ``wargame odds <id>`` exists (:meth:`odds_arguments`,

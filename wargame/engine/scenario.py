@@ -3,10 +3,15 @@
 A scenario is validated in two steps, each reporting *every* problem it finds
 as one line ``<file>: <field>: <what is wrong and how to fix it>``:
 
-1. :func:`load_scenario` reads the file (malformed TOML is reported with its line
-   and column) and checks what every rule system shares: required fields, types,
-   unknown keys (with a "did you mean"), the ruleset id, cross-references between
-   sides, formations, units and reinforcements, and turn numbers;
+1. :func:`load_scenario` reads the file (at most :data:`MAX_SCENARIO_BYTES`,
+   regular files only; malformed TOML is reported with its line and column) and
+   checks what every rule system shares: sizes first (nesting, the number of
+   units and other entries, the length of texts; nothing else is looked at
+   while one is over its limit), then required fields, types and ranges (each
+   bound named in the message, see the ``MAX_*`` constants), unknown keys (with
+   a "did you mean"), the ruleset id, the ``[map]`` table (including the rule
+   system's own ``hex_size_m``), cross-references between sides, formations,
+   units and reinforcements, and turn numbers;
 2. :func:`check_scenario` also loads the map and asks the rule system (through
    its :meth:`~wargame.engine.RulesetBase.scenario_problems` hook) for the
    rule-specific problems: unit types, hexes or lon/lat off the map, units in
@@ -15,9 +20,11 @@ as one line ``<file>: <field>: <what is wrong and how to fix it>``:
 
 The engine knows the *common* keys (below).  A rule system declares the keys it
 adds or plays in its ``scenario_keys`` class attribute; a key that neither the
-engine nor the rule system knows is an error, so nothing in a file is silently
-ignored.  A rule system without ``scenario_keys`` accepts any extra key (toy and
-third-party systems).  The full format, with an annotated example, is in
+engine nor the rule system knows is an error (in ``[rules]``, ``[victory]``
+and ``[overrides]`` too), so nothing in a file is silently ignored.  Values
+echoed in messages are cut by :func:`shown`.  A rule system without
+``scenario_keys`` accepts any extra key (toy and third-party systems).  The
+full format, with an annotated example and the limits, is in
 ``docs/scenarios.md``.
 
 Shape (TOML)::
@@ -55,6 +62,7 @@ from __future__ import annotations
 import copy
 import difflib
 import json
+import math
 import os
 import re
 import tomllib
@@ -65,19 +73,72 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ScenarioError, UnknownRulesetError
+from .files import MAX_DEPTH, InputFileError, check_depth, parse_json, read_limited
 
 __all__ = [
     "FORMAT_VERSION",
+    "MAX_SCENARIO_BYTES",
     "Scenario",
     "available_scenarios",
     "check_scenario",
     "load_scenario",
     "locate_hex",
     "scenario_dirs",
+    "shown",
 ]
 
 #: Version of the scenario format this engine reads (``format = 1``).
 FORMAT_VERSION = 1
+
+# --------------------------------------------------------------------------- #
+# limits (docs/scenarios.md, "Limits"): each refused with the bound named     #
+# --------------------------------------------------------------------------- #
+
+#: The largest scenario file read: 2 MiB.  The biggest shipped scenario is
+#: 12 kB and 2,000 units with 500-character notes fit; Python's TOML parser
+#: reads about 2 MB a second, so no file takes much more than a second.
+MAX_SCENARIO_BYTES = 2 * 1024 * 1024
+#: Units per scenario: the shipped ones have 16-26, a WaW brigade ~150; beyond
+#: 2,000 set-up and play slow down past a second per step.
+MAX_UNITS = 2_000
+#: Formations (each puts chits in a cup): 500 covers 2,000 units in fours.
+MAX_FORMATIONS = 500
+#: Sides: WaW has 2; multi-player games rarely more than 8.
+MAX_SIDES = 16
+#: Objectives and reinforcement groups: far more than a map window has towns.
+MAX_OBJECTIVES = 500
+MAX_REINFORCEMENTS = 500
+#: Entry positions of one reinforcement group: a whole map edge is ~40 hexes.
+MAX_ENTRY = 100
+#: Narrative special rules (shown to players): a page of them.
+MAX_SPECIAL_RULES = 100
+#: Game turns: a WaW turn is 5-15 minutes, so 1,000 turns are days of battle
+#: (the shipped scenarios have 4-10); a bigger number is a typo that never ends.
+MAX_TURNS = 1_000
+#: ``turn_minutes`` (informational): at most a year per turn.
+MAX_TURN_MINUTES = 525_600
+#: Chits one formation puts in the cup each turn (WaW: 1-3); the cup is filled
+#: every turn, so a huge count would fill the memory.
+MAX_CHITS = 100
+#: Victory points of one objective (and per unit destroyed): with 500 objectives
+#: and 2,000 units a side's total stays far inside int64 batch columns.
+MAX_VP = 1_000_000
+#: Characters of a text field (briefing, notes...): the shipped briefings are
+#: under 800; 10,000 is a few pages.
+MAX_TEXT = 10_000
+#: Characters of an id, a key, a map, place or unit-type name: they end up in
+#: file names, batch columns and messages.
+MAX_ID = 100
+#: Hex size in metres: 10 m (skirmish) to 10 km (operational); smaller hexes
+#: make maps of billions of cells.
+MIN_HEX_M, MAX_HEX_M = 10.0, 10_000.0
+#: Side of a map window in metres: 50 km holds every shipped map.
+MAX_WINDOW_M = 50_000.0
+#: Hexes of a map window (estimated from its size before building it): a 50 km
+#: window of 150 m hexes has ~130,000; a million takes minutes and gigabytes.
+MAX_WINDOW_HEXES = 1_000_000
+#: Characters of a value echoed in a message (longer ones end in "…").
+SHOWN_CHARS = 60
 
 # --------------------------------------------------------------------------- #
 # the common keys                                                             #
@@ -139,6 +200,10 @@ _POSITION_KEYS = {"hex": ("hex", "lonlat", "place"), "point": ("x", "y", "lonlat
 _HEX_RE = re.compile(r"^[A-Z]{1,3}[0-9]{1,3}$")
 _ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_./\-]*$")
 _POSTURES = ("attack", "defend")
+#: Map names: the map's folder name (geo's rule), nothing path-like.
+_MAP_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+_DEFAULT_MAP = "rhine-remagen"
+_DEFAULT_HEX_M = 150.0
 
 
 @dataclass(frozen=True)
@@ -246,19 +311,34 @@ class Scenario:
     def load_map(self) -> Any:
         """Load (once per process, then shared) the scenario's map window.
 
+        The ``[map]`` table is checked first (map name, hex size, window size,
+        and the hex size the rule system plays: its ``hex_size_m``), so a bad
+        value is refused before any map is built.
+
         Raises:
-            ScenarioError: unknown map, or a window that is not on it.
+            ScenarioError: a bad ``[map]`` value, an unknown map, or a window
+                that is not on it.
         """
         spec = self.map_spec
         if spec is None:
             return None
-        key = json.dumps(spec, sort_keys=True)
+        try:
+            check_depth(spec, limit=MAX_DEPTH)
+        except ValueError:
+            raise self.error("map", _too_deep()) from None
+        cls = _ruleset_or_none(self.data.get("ruleset"))
+        c = _Checker(self.source, cls)
+        _check_map(c, {"map": spec})
+        if c.lines:
+            raise ScenarioError(c.lines)
+        size = spec.get("hex_size_m", _rule_hex_size(cls) or _DEFAULT_HEX_M)
+        key = json.dumps({**spec, "hex_size_m": float(size)}, sort_keys=True)
         try:
             return _load_map_cached(key)
         except ValueError as exc:
-            text = str(exc)
+            text = " ".join(str(exc).split())  # one line
             where = "map.window" if ("window" in text or "place" in text) else "map"
-            raise self.error(where, text) from None
+            raise self.error(where, _cut(text, 300)) from None
 
     def to_dict(self) -> dict[str, Any]:
         """A deep copy of the data (stored in save files)."""
@@ -271,10 +351,30 @@ def _load_map_cached(spec_json: str) -> Any:
 
     spec = json.loads(spec_json)
     return load_map(
-        spec.get("name", "rhine-remagen"),
-        hex_size_m=float(spec.get("hex_size_m", 150.0)),
+        spec.get("name", _DEFAULT_MAP),
+        hex_size_m=float(spec["hex_size_m"]),
         window=spec.get("window"),
     )
+
+
+def _ruleset_or_none(rid: Any) -> Any:
+    """The rule-system class registered under ``rid``, or ``None``."""
+    if not isinstance(rid, str) or len(rid) > MAX_ID:
+        return None
+    from .ruleset import get_ruleset
+
+    try:
+        return get_ruleset(rid)
+    except (UnknownRulesetError, ImportError):
+        return None
+
+
+def _rule_hex_size(cls: Any) -> float | None:
+    """The hex size a rule system plays (its ``hex_size_m``), if it says."""
+    size = getattr(cls, "hex_size_m", None) if cls is not None else None
+    if isinstance(size, int | float) and not isinstance(size, bool):
+        return float(size)
+    return None
 
 
 # --------------------------------------------------------------------------- #
@@ -453,35 +553,44 @@ _TOML_AT = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
 
 
 def _read(source: str | Path | Mapping[str, Any]) -> tuple[Any, str]:
-    """The raw data and its name for messages (raises on unreadable files)."""
+    """The raw data and its name for messages (raises on unreadable files).
+
+    A file is read with a size limit (:data:`MAX_SCENARIO_BYTES`; devices and
+    FIFOs are refused at once), a UTF-8 byte-order mark is skipped, and nesting
+    too deep for the parsers is reported, not raised.
+    """
     if isinstance(source, Mapping):
-        return copy.deepcopy(dict(source)), "<dict>"
+        # not copied: _validate only reads it, and its result is a fresh copy
+        return source, "<dict>"
     path = _resolve(source)
     where = str(path)
     try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        known = ", ".join(available_scenarios()) or "(none)"
-        raise ScenarioError(
-            f"{where}: no such scenario file (scenarios by name: {known})"
-        ) from None
-    except OSError as exc:
-        raise ScenarioError(f"{where}: cannot read the file ({exc})") from None
+        raw = read_limited(path, limit=MAX_SCENARIO_BYTES)
+    except InputFileError as exc:
+        if not os.path.lexists(path):
+            known = ", ".join(available_scenarios()) or "(none)"
+            raise ScenarioError(
+                f"{where}: no such scenario file (scenarios by name: {known})"
+            ) from None
+        raise ScenarioError(f"{where}: {exc.problem}") from None
     try:
-        text = raw.decode("utf-8")
+        # utf-8-sig: a byte-order mark (Windows editors write one) is skipped
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise ScenarioError(
-            f"{where}: not a valid scenario file: not UTF-8 text ({exc})"
+            f"{where}: not a valid scenario file: not UTF-8 text ({exc}); "
+            "save it as UTF-8"
         ) from None
+    bad = f"{where}: not a valid scenario file"
     if path.suffix.lower() == ".json":
         try:
-            return json.loads(text), where
+            return parse_json(text, limit=MAX_DEPTH), where
+        except json.JSONDecodeError as exc:
+            raise ScenarioError(f"{bad}: malformed JSON: {exc}") from None
         except ValueError as exc:
-            raise ScenarioError(
-                f"{where}: not a valid scenario file: malformed JSON: {exc}"
-            ) from None
+            raise ScenarioError(f"{bad}: {_parser_problem(exc)}") from None
     try:
-        return tomllib.loads(text), where
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         msg = str(exc)
         m = _TOML_AT.search(msg)
@@ -491,9 +600,29 @@ def _read(source: str | Path | Mapping[str, Any]) -> tuple[Any, str]:
         else:
             at = "end of file" if "end of document" in msg else "unknown position"
             msg = msg.replace("(at end of document)", "").strip()
-        raise ScenarioError(
-            f"{where}: not a valid scenario file: malformed TOML at {at}: {msg}"
-        ) from None
+        raise ScenarioError(f"{bad}: malformed TOML at {at}: {msg}") from None
+    except RecursionError:
+        raise ScenarioError(f"{bad}: {_too_deep()}") from None
+    except ValueError as exc:  # e.g. a number of more than 4,300 digits
+        raise ScenarioError(f"{bad}: {_parser_problem(exc)}") from None
+    return data, where  # _validate checks the depth before anything recurses
+
+
+def _too_deep() -> str:
+    return (
+        f"nested more than {MAX_DEPTH} levels deep (tables within tables, arrays "
+        "within arrays or dotted keys of many parts); flatten it"
+    )
+
+
+def _parser_problem(exc: ValueError) -> str:
+    """A parser's ``ValueError`` (other than a syntax error) as a problem."""
+    text = str(exc)
+    if "digits" in text and "integer string conversion" in text:
+        return "a whole number of more than 4,300 digits; check the value"
+    if "nested more than" in text:
+        return _too_deep()
+    return shown(text, 200)
 
 
 # --------------------------------------------------------------------------- #
@@ -501,7 +630,48 @@ def _read(source: str | Path | Mapping[str, Any]) -> tuple[Any, str]:
 # --------------------------------------------------------------------------- #
 
 
+def _cut(text: str, limit: int = SHOWN_CHARS) -> str:
+    """``text`` cut to ``limit`` characters, ending in "…" when cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def shown(value: Any, limit: int = SHOWN_CHARS) -> str:
+    """A value as a message shows it: its ``repr``, cut to ``limit`` characters.
+
+    Every message about a scenario value uses it (rule systems too), so a 1 MB
+    value is never echoed whole.
+
+    Examples:
+        >>> shown("Remagen"), shown([1, 2])
+        ("'Remagen'", '[1, 2]')
+        >>> shown("x" * 1000, limit=10)
+        "'xxxxxxxx…"
+        >>> shown(10**5000)
+        'a whole number of about 5001 digits'
+    """
+    if isinstance(value, str) and len(value) > limit:
+        value = value[:limit]  # the repr of a slice: cheap, and cut below
+    try:
+        text = repr(value)
+    except ValueError:  # an int too long to print (Python's 4,300-digit limit)
+        if isinstance(value, int):
+            return _digits_text(value)
+        return f"a {type(value).__name__}"
+    except RecursionError:
+        return f"a {type(value).__name__} nested too deep to show"
+    return _cut(text, limit)
+
+
+def _digits_text(value: int) -> str:
+    """A huge whole number in words (printing it may be refused or long)."""
+    return (
+        f"a whole number of about {int(value.bit_length() * math.log10(2)) + 1} digits"
+    )
+
+
 def _did_you_mean(word: str, choices: Iterable[str]) -> str:
+    if len(word) > MAX_ID:
+        return ""
     close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
     return f"did you mean {close[0]!r}?" if close else ""
 
@@ -514,8 +684,31 @@ def _is_num(v: Any) -> bool:
     return isinstance(v, int | float) and not isinstance(v, bool)
 
 
+def _is_finite(v: Any) -> bool:
+    return _is_num(v) and math.isfinite(v)
+
+
+def _is_id(v: Any) -> bool:
+    return isinstance(v, str) and len(v) <= MAX_ID and bool(_ID_RE.match(v))
+
+
+def _whole(v: Any, lo: int, hi: int) -> bool:
+    return _is_int(v) and lo <= v <= hi
+
+
+def _choices(ids: Iterable[str]) -> str:
+    """Ids for a message: all of them, or the first 10 and how many in all."""
+    ids = sorted(ids)
+    if len(ids) <= 10:
+        return repr(ids)
+    return f"{ids[:10]!r}… ({len(ids)} in all)"
+
+
 class _Checker:
     """Collects problems: one line each, naming the file and the field."""
+
+    #: "did you mean" hints given at most (each compares with every id).
+    HINTS = 100
 
     def __init__(self, where: str, ruleset_cls: Any) -> None:
         self.where = where
@@ -523,13 +716,25 @@ class _Checker:
         self.keys: Mapping[str, Iterable[str]] | None = None
         self.positions = "hex"
         self.lenient = True
+        self.ruleset_id = ""
+        self.hex_size: float | None = None
+        self._hints = self.HINTS
         if ruleset_cls is not None:
             self.keys = getattr(ruleset_cls, "scenario_keys", None)
             self.positions = str(getattr(ruleset_cls, "positions", "hex"))
             self.lenient = self.keys is None
+            self.ruleset_id = str(getattr(ruleset_cls, "id", ""))
+            self.hex_size = _rule_hex_size(ruleset_cls)
 
     def add(self, field: str, text: str) -> None:
         self.lines.append(f"{self.where}: {field}: {text}")
+
+    def hint(self, word: Any, choices: Iterable[str]) -> str:
+        """A "did you mean" (``""``: none, or the hint budget is spent)."""
+        if not isinstance(word, str) or self._hints <= 0:
+            return ""
+        self._hints -= 1
+        return _did_you_mean(word, choices)
 
     def allowed(self, table: str) -> set[str] | None:
         """Keys allowed in a table (``None``: anything goes)."""
@@ -557,24 +762,25 @@ class _Checker:
             if table == "scenario" and key in _TOP_OPTIONAL:
                 self.add(name, "this rule system does not play this table; remove it")
                 continue
-            hint = _did_you_mean(str(key), allowed)
+            hint = self.hint(str(key), allowed)
             self.add(name, "unknown key" + (f"; {hint}" if hint else ""))
 
 
 def _label(table: str, i: int, item: Any) -> str:
     if isinstance(item, Mapping):
         ident = item.get("id")
-        if table == "objectives" and not isinstance(ident, str):
-            ident = item.get("name")
-        if isinstance(ident, str) and ident:
+        if _is_id(ident):
             return f"{table}[{i}] ({ident!r})"
+        name = item.get("name")
+        if table == "objectives" and isinstance(name, str) and name:
+            return f"{table}[{i}] ({shown(name)})"
     return f"{table}[{i}]"
 
 
 def _text(c: _Checker, data: Mapping[str, Any], key: str, label: str) -> None:
     value = data.get(key)
     if value is not None and not isinstance(value, str):
-        c.add(f"{label}.{key}" if label else key, f"must be text, not {value!r}")
+        c.add(f"{label}.{key}" if label else key, f"must be text, not {shown(value)}")
 
 
 def _list_of_tables(
@@ -607,10 +813,11 @@ def _ids(
         if ident is None:
             c.add(f"{label}.id", f"missing; every entry of [[{name}]] needs an id")
             continue
-        if not isinstance(ident, str) or not _ID_RE.match(ident):
+        if not _is_id(ident):
             c.add(
                 f"{label}.id",
-                f'{ident!r}: use letters, digits and _ . / - (e.g. "SU-T1")',
+                f"{shown(ident)}: use letters, digits and _ . / - (at most "
+                f'{MAX_ID} characters, e.g. "SU-T1")',
             )
             continue
         if ident in seen:
@@ -620,7 +827,102 @@ def _ids(
     return seen
 
 
+def _ref(value: Any, ids: Mapping[str, Any]) -> bool:
+    """Whether ``value`` is one of ``ids`` (any value, hashable or not)."""
+    return isinstance(value, str) and value in ids
+
+
+# -- size guards: before anything else, so nothing big is ever built -------- #
+
+#: Top-level arrays and their limits.
+_COUNTS = {
+    "sides": MAX_SIDES,
+    "formations": MAX_FORMATIONS,
+    "units": MAX_UNITS,
+    "objectives": MAX_OBJECTIVES,
+    "reinforcements": MAX_REINFORCEMENTS,
+    "special_rules": MAX_SPECIAL_RULES,
+}
+#: Whole numbers of more bits than this are refused at once (no field takes
+#: one; 332 bits is ~100 digits, far from Python's 4,300-digit print limit).
+_MAX_INT_BITS = 332
+
+
+def _size_problems(data: Mapping[str, Any], where: str) -> list[str]:
+    """Too many entries, too long texts or keys, absurd numbers (iterative)."""
+    lines: list[str] = []
+    for name, limit in _COUNTS.items():
+        v = data.get(name)
+        if isinstance(v, list | tuple) and len(v) > limit:
+            what = f"[[{name}]] tables" if name != "special_rules" else "texts"
+            lines.append(
+                f"{where}: {name}: {len(v):,} {what}, more than the limit of "
+                f"{limit:,}; make a smaller scenario"
+            )
+    reinf = data.get("reinforcements")
+    if isinstance(reinf, list | tuple) and len(reinf) <= MAX_REINFORCEMENTS:
+        for i, r in enumerate(reinf):
+            if not isinstance(r, Mapping):
+                continue
+            for key, limit in (("units", MAX_UNITS), ("entry", MAX_ENTRY)):
+                v = r.get(key)
+                if isinstance(v, list | tuple) and len(v) > limit:
+                    lines.append(
+                        f"{where}: reinforcements[{i}].{key}: {len(v):,} entries, "
+                        f"more than the limit of {limit:,}; list fewer"
+                    )
+    if lines:
+        return lines  # not even looked at: too big
+    stack: list[tuple[Any, str]] = [(data, "")]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, Mapping):
+            children = []
+            for k, v in value.items():
+                if isinstance(k, str) and len(k) > MAX_ID:
+                    field = f"{path}.{shown(k)}" if path else shown(k)
+                    lines.append(
+                        f"{where}: {field}: a key of {len(k):,} characters, more "
+                        f"than the limit of {MAX_ID}; use a shorter key"
+                    )
+                    continue
+                children.append((v, f"{path}.{k}" if path else str(k)))
+            stack.extend(reversed(children))
+        elif isinstance(value, list | tuple):
+            stack.extend(reversed([(v, f"{path}[{i}]") for i, v in enumerate(value)]))
+        elif isinstance(value, str):
+            if len(value) > MAX_TEXT:
+                lines.append(
+                    f"{where}: {path}: a text of {len(value):,} characters, more "
+                    f"than the limit of {MAX_TEXT:,}; shorten it"
+                )
+        elif _is_int(value) and value.bit_length() > _MAX_INT_BITS:
+            lines.append(
+                f"{where}: {path}: {_digits_text(value)} is far too large for any "
+                "value of a scenario; check it"
+            )
+    return lines
+
+
+def _check_sub_tables(c: _Checker, data: Mapping[str, Any]) -> None:
+    """``[rules]``, ``[victory]``, ``[overrides]``: the table, then its keys
+    (those the rule system declares in ``scenario_keys``)."""
+    for k in ("victory", "rules", "overrides"):
+        v = data.get(k)
+        if v is None:
+            continue
+        if not isinstance(v, Mapping):
+            c.add(k, f"must be a table ([{k}])")
+            continue
+        allowed = c.allowed("scenario")
+        if allowed is not None and k not in allowed:
+            continue  # reported as a table the rule system does not play
+        c.unknown_keys(k, v, k)
+
+
 def _check_map(c: _Checker, data: Mapping[str, Any]) -> None:
+    """``[map]``: names, finite sizes within bounds, the rule system's hex size
+    and an estimate of the window's hexes; checked before any map is built."""
     spec = data.get("map")
     if spec is None:
         return
@@ -628,64 +930,180 @@ def _check_map(c: _Checker, data: Mapping[str, Any]) -> None:
         c.add("map", "must be a table with name, hex_size_m and window")
         return
     c.unknown_keys("map", spec, "map")
-    name = spec.get("name", "rhine-remagen")
-    if not isinstance(name, str):
-        c.add("map.name", f'must be a map name such as "rhine-remagen", not {name!r}')
-    size = spec.get("hex_size_m", 150)
-    if not _is_num(size) or size <= 0:
-        c.add("map.hex_size_m", f"must be a positive number of metres, not {size!r}")
+    name = spec.get("name", _DEFAULT_MAP)
+    if not isinstance(name, str) or len(name) > MAX_ID or not _MAP_NAME_RE.match(name):
+        c.add(
+            "map.name",
+            f'must be a map name such as "rhine-remagen" (letters, digits and '
+            f"_ . -, at most {MAX_ID} characters), not {shown(name)}",
+        )
+    size = spec.get("hex_size_m", c.hex_size or _DEFAULT_HEX_M)
+    size_ok = False
+    if _is_finite(size) and c.hex_size is not None and abs(size - c.hex_size) > 1e-9:
+        # the rule system's own scale first: "1" is a typo for its 150 m
+        c.add(
+            "map.hex_size_m",
+            f"{c.ruleset_id} is played on hexes of {c.hex_size:g} m, not "
+            f"{shown(size)}; write hex_size_m = {c.hex_size:g} or leave it out",
+        )
+    elif not _is_finite(size) or not MIN_HEX_M <= size <= MAX_HEX_M:
+        c.add(
+            "map.hex_size_m",
+            f"must be a number of metres from {MIN_HEX_M:g} to {MAX_HEX_M:g}, "
+            f"not {shown(size)}",
+        )
+    else:
+        size_ok = True
     w = spec.get("window")
-    if w is None or isinstance(w, str):
+    if w is None:
         return
-    if not isinstance(w, Mapping):
+    if isinstance(w, str):
+        w = {"place": w}
+        label = "map.window"
+    elif isinstance(w, Mapping):
+        c.unknown_keys("window", w, "map.window")
+        label = "map.window.place"
+    else:
         c.add(
             "map.window",
             "must be a place name or a table {place, width_m, height_m} or "
-            "{bbox = [xmin, ymin, xmax, ymax], lonlat}",
+            f"{{bbox = [xmin, ymin, xmax, ymax], lonlat}}, not {shown(w)}",
         )
         return
-    c.unknown_keys("window", w, "map.window")
-    if (w.get("place") is None) == (w.get("bbox") is None):
+    place, bbox = w.get("place"), w.get("bbox")
+    if (place is None) == (bbox is None):
         c.add("map.window", "give either place or bbox")
-    for k in ("width_m", "height_m"):
-        v = w.get(k)
-        if v is not None and (not _is_num(v) or v <= 0):
-            c.add(f"map.window.{k}", f"must be a positive number of metres, not {v!r}")
-    b = w.get("bbox")
-    if b is not None and (
-        not isinstance(b, list) or len(b) != 4 or not all(_is_num(v) for v in b)
-    ):
-        c.add("map.window.bbox", f"must be [xmin, ymin, xmax, ymax], not {b!r}")
+        return
+    extent: tuple[float, float] | None = None
+    if place is not None:
+        if not isinstance(place, str) or not place.strip() or len(place) > MAX_ID:
+            c.add(
+                label,
+                f'must be the name of a place of the map, such as "Remagen" (at '
+                f"most {MAX_ID} characters), not {shown(place)}",
+            )
+        from wargame.geo.maps import DEFAULT_WINDOW_M
+
+        sides = []
+        for k, default in zip(("width_m", "height_m"), DEFAULT_WINDOW_M, strict=True):
+            v = w.get(k, default)
+            if not _is_finite(v) or not 0 < v <= MAX_WINDOW_M:
+                c.add(
+                    f"map.window.{k}",
+                    f"must be a number of metres above 0 and at most "
+                    f"{MAX_WINDOW_M:,.0f}, not {shown(v)}",
+                )
+            else:
+                sides.append(float(v))
+        if len(sides) == 2:
+            extent = (sides[0], sides[1])
+    lonlat = w.get("lonlat", False)
+    if not isinstance(lonlat, bool):
+        c.add("map.window.lonlat", f"must be true or false, not {shown(lonlat)}")
+        lonlat = False
+    if bbox is not None:
+        extent = _check_bbox(c, bbox, lonlat)
+    if extent is not None and size_ok:
+        hexes = extent[0] * extent[1] / (size * size * math.sqrt(3) / 2)
+        if hexes > MAX_WINDOW_HEXES:
+            c.add(
+                "map.window",
+                f"about {hexes:,.0f} hexes of {size:g} m, more than the limit of "
+                f"{MAX_WINDOW_HEXES:,}; use a smaller window or larger hexes",
+            )
+
+
+def _check_bbox(c: _Checker, b: Any, lonlat: bool) -> tuple[float, float] | None:
+    """A window bbox: 4 finite numbers, min < max, sides of at most
+    :data:`MAX_WINDOW_M` (degrees: on the globe); its size in metres."""
+    field = "map.window.bbox"
+    if not isinstance(b, list) or len(b) != 4 or not all(_is_finite(v) for v in b):
+        c.add(
+            field, f"must be [xmin, ymin, xmax, ymax] (finite numbers), not {shown(b)}"
+        )
+        return None
+    x0, y0, x1, y1 = (float(v) for v in b)
+    if not (x0 < x1 and y0 < y1):
+        c.add(field, f"{shown(b)} is empty; give [xmin, ymin, xmax, ymax], min < max")
+        return None
+    if lonlat:
+        if not (x0 >= -180 and x1 <= 180 and y0 >= -90 and y1 <= 90):
+            c.add(
+                field,
+                f"{shown(b)}: give [lon0, lat0, lon1, lat1] in degrees "
+                "(lon -180–180, lat -90–90)",
+            )
+            return None
+        # metres on the globe (a sphere is close enough for a bound)
+        lat = math.radians(max(abs(y0), abs(y1)) if y0 * y1 > 0 else 0.0)
+        width = (x1 - x0) * 111_320.0 * math.cos(lat)
+        height = (y1 - y0) * 110_574.0
+    else:
+        width, height = x1 - x0, y1 - y0
+    if width > MAX_WINDOW_M or height > MAX_WINDOW_M:
+        c.add(
+            field,
+            f"a window of {width:,.0f} × {height:,.0f} m; each side is at most "
+            f"{MAX_WINDOW_M:,.0f} m",
+        )
+        return None
+    return width, height
 
 
 def _check_position_shape(c: _Checker, item: Mapping[str, Any], label: str) -> None:
     """Shape of hex / lonlat / place (the map checks come later)."""
     h = item.get("hex")
     if h is not None and (not isinstance(h, str) or not _HEX_RE.match(h.upper())):
-        c.add(f"{label}.hex", f'must be a hex label such as "Q11", not {h!r}')
+        c.add(f"{label}.hex", f'must be a hex label such as "Q11", not {shown(h)}')
     ll = item.get("lonlat")
     if ll is not None and (
-        not isinstance(ll, list) or len(ll) != 2 or not all(_is_num(v) for v in ll)
+        not isinstance(ll, list)
+        or len(ll) != 2
+        or not all(_is_finite(v) for v in ll)
+        or not (-180 <= ll[0] <= 180 and -90 <= ll[1] <= 90)
     ):
-        c.add(f"{label}.lonlat", f"must be [lon, lat] in degrees, not {ll!r}")
+        c.add(
+            f"{label}.lonlat",
+            "must be [lon, lat] in degrees (lon -180–180, lat -90–90), not "
+            f"{shown(ll)}",
+        )
     p = item.get("place")
-    if p is not None and (not isinstance(p, str) or not p.strip()):
-        c.add(f"{label}.place", f"must be the name of a place, not {p!r}")
+    if p is not None and (not isinstance(p, str) or not p.strip() or len(p) > MAX_ID):
+        c.add(
+            f"{label}.place",
+            f"must be the name of a place (at most {MAX_ID} characters), not "
+            f"{shown(p)}",
+        )
+    for k in ("x", "y"):
+        v = item.get(k)
+        if c.positions == "point" and v is not None and not _is_finite(v):
+            c.add(f"{label}.{k}", f"must be a finite number of metres, not {shown(v)}")
     given = [k for k in ("hex", "lonlat", "place") if item.get(k) is not None]
     if len(given) > 1:
         c.add(f"{label}.{given[1]}", f"give only one of {' / '.join(given)}")
 
 
 def _validate(data: Any, where: str) -> tuple[list[str], Any]:
-    """Every structural problem of scenario data (and the ruleset class)."""
+    """Every structural problem of scenario data (and the ruleset class).
+
+    Sizes first (nesting, counts, long texts), and nothing else while one is
+    wrong: a 20,000-unit file is refused before any unit is looked at.
+    """
     if not isinstance(data, Mapping):
         return [f"{where}: a scenario must be a table/dict at top level"], None
+    try:
+        check_depth(data, limit=MAX_DEPTH)  # iterative: before anything recurses
+    except ValueError:
+        return [f"{where}: not a valid scenario file: {_too_deep()}"], None
+    sized = _size_problems(data, where)
+    if sized:
+        return sized, None
     try:
         data = json.loads(json.dumps(data))
     except (TypeError, ValueError) as exc:
         return [
             f"{where}: only plain values are allowed (no dates/times; write "
-            f'date = "1985-09-14"): {exc}'
+            f'date = "1985-09-14"): {_cut(str(exc), 200)}'
         ], None
     # the rule system first: it says which keys it adds
     ruleset_cls = None
@@ -693,8 +1111,11 @@ def _validate(data: Any, where: str) -> tuple[list[str], Any]:
     pre: list[str] = []
     if rid is None:
         pre.append(f'{where}: ruleset: missing; e.g. ruleset = "waw-classic"')
-    elif not isinstance(rid, str):
-        pre.append(f'{where}: ruleset: must be a rule-system id such as "waw-classic"')
+    elif not isinstance(rid, str) or len(rid) > MAX_ID:
+        pre.append(
+            f'{where}: ruleset: must be a rule-system id such as "waw-classic", '
+            f"not {shown(rid)}"
+        )
     else:
         from .ruleset import available_rulesets, get_ruleset
 
@@ -711,38 +1132,49 @@ def _validate(data: Any, where: str) -> tuple[list[str], Any]:
 
     fmt = data.get("format", FORMAT_VERSION)
     if not _is_int(fmt) or fmt < 1:
-        c.add("format", f"must be a whole number >= 1, not {fmt!r}")
+        c.add("format", f"must be a whole number >= 1, not {shown(fmt)}")
     elif fmt > FORMAT_VERSION:
         c.add(
             "format",
-            f"format {fmt} is newer than this wargame reads ({FORMAT_VERSION}); "
-            "upgrade wargame",
+            f"format {shown(fmt)} is newer than this wargame reads "
+            f"({FORMAT_VERSION}); upgrade wargame",
         )
     sid = data.get("id")
     if sid is None:
         c.add("id", 'missing; give the scenario an id, e.g. id = "remagen_linz"')
-    elif not isinstance(sid, str) or not _ID_RE.match(sid):
-        c.add("id", f"{sid!r}: use letters, digits and _ . / -")
+    elif not _is_id(sid):
+        c.add(
+            "id",
+            f"{shown(sid)}: use letters, digits and _ . / - (at most {MAX_ID} "
+            "characters)",
+        )
     for k in _TEXT_FIELDS:
         _text(c, data, k, "")
     turns = data.get("turns")
-    turns_ok = _is_int(turns) and turns >= 1
+    turns_ok = _whole(turns, 1, MAX_TURNS)
     if turns is None:
         c.add("turns", "missing; e.g. turns = 8")
+    elif not _is_int(turns) or turns < 1:
+        c.add("turns", f"must be a whole number >= 1, not {shown(turns)}")
     elif not turns_ok:
-        c.add("turns", f"must be a whole number >= 1, not {turns!r}")
+        c.add(
+            "turns",
+            f"{shown(turns)} is more than the limit of {MAX_TURNS:,} turns; "
+            f"use 1–{MAX_TURNS}",
+        )
     tm = data.get("turn_minutes")
-    if tm is not None and (not _is_int(tm) or tm < 1):
-        c.add("turn_minutes", f"must be a whole number of minutes >= 1, not {tm!r}")
+    if tm is not None and not _whole(tm, 1, MAX_TURN_MINUTES):
+        c.add(
+            "turn_minutes",
+            f"must be a whole number of minutes from 1 to {MAX_TURN_MINUTES:,}, "
+            f"not {shown(tm)}",
+        )
     sr = data.get("special_rules")
     if sr is not None and (
         not isinstance(sr, list) or not all(isinstance(x, str) for x in sr)
     ):
         c.add("special_rules", 'must be a list of texts, e.g. ["No air support."]')
-    for k in ("victory", "rules", "overrides"):
-        v = data.get(k)
-        if v is not None and not isinstance(v, Mapping):
-            c.add(k, f"must be a table ([{k}])")
+    _check_sub_tables(c, data)
     _check_map(c, data)
 
     sides = _list_of_tables(
@@ -754,57 +1186,63 @@ def _validate(data: Any, where: str) -> tuple[list[str], Any]:
         _text(c, s, "briefing", label)
         p = s.get("posture")
         if p is not None and p not in _POSTURES:
-            c.add(f"{label}.posture", f'{p!r}: use "attack" or "defend"')
+            c.add(f"{label}.posture", f'{shown(p)}: use "attack" or "defend"')
 
     forms = _list_of_tables(c, data, "formations", required=False)
     form_ids = _ids(c, "formations", forms)
     for label, f in forms:
-        if f.get("side") is None:
-            c.add(f"{label}.side", f"missing; one of the sides {sorted(side_ids)}")
-        elif f.get("side") not in side_ids:
+        fside = f.get("side")
+        if fside is None:
+            c.add(f"{label}.side", f"missing; one of the sides {_choices(side_ids)}")
+        elif not _ref(fside, side_ids):
             c.add(
                 f"{label}.side",
-                f"{f.get('side')!r} is not one of the sides {sorted(side_ids)}",
+                f"{shown(fside)} is not one of the sides {_choices(side_ids)}",
             )
         chits = f.get("chits", 1)
         if not _is_int(chits) or chits < 0:
-            c.add(f"{label}.chits", f"must be a whole number >= 0, not {chits!r}")
+            c.add(f"{label}.chits", f"must be a whole number >= 0, not {shown(chits)}")
+        elif chits > MAX_CHITS:
+            c.add(
+                f"{label}.chits",
+                f"{chits:,} is more than the limit of {MAX_CHITS} chits; use "
+                f"0–{MAX_CHITS}",
+            )
         _text(c, f, "name", label)
 
     units = _list_of_tables(c, data, "units", required=False)
     unit_ids = _ids(c, "units", units)
-    unit_side: dict[str, Any] = {}
     for label, u in units:
         fid = u.get("formation")
-        if fid is not None and fid not in form_ids:
+        uside = u.get("side")
+        if fid is not None and not _ref(fid, form_ids):
+            hint = c.hint(fid, form_ids) if form_ids else ""
             c.add(
                 f"{label}.formation",
-                f"{fid!r} is not one of the formations {sorted(form_ids)}"
-                + (f"; {_did_you_mean(str(fid), form_ids)}" if form_ids else ""),
+                f"{shown(fid)} is not one of the formations {_choices(form_ids)}"
+                + (f"; {hint}" if hint else ""),
             )
-        elif fid is None and u.get("side") not in side_ids:
+        elif fid is None and not _ref(uside, side_ids):
             c.add(label, "needs a formation or a side that exists")
         elif (
-            fid is not None
-            and u.get("side") is not None
-            and u.get("side") != form_ids[fid].get("side")
+            fid is not None and uside is not None and uside != form_ids[fid].get("side")
         ):
             c.add(
                 f"{label}.side",
-                f"{u['side']!r}, but its formation {fid!r} is "
-                f"{form_ids[fid].get('side')!r}",
-            )
-        if isinstance(u.get("id"), str):
-            unit_side[u["id"]] = (
-                form_ids[fid].get("side") if fid in form_ids else u.get("side")
+                f"{shown(uside)}, but its formation {fid!r} is "
+                f"{shown(form_ids[fid].get('side'))}",
             )
         _text(c, u, "name", label)
         t = u.get("type")
-        if t is not None and not isinstance(t, str):
-            c.add(f"{label}.type", f'must be a unit type id such as "t72", not {t!r}')
+        if t is not None and (not isinstance(t, str) or len(t) > MAX_ID):
+            c.add(
+                f"{label}.type",
+                f'must be a unit type id such as "t72" (at most {MAX_ID} '
+                f"characters), not {shown(t)}",
+            )
         cb = u.get("carried_by")
-        if cb is not None and cb not in unit_ids:
-            c.add(f"{label}.carried_by", f"{cb!r} is not a unit of the scenario")
+        if cb is not None and not _ref(cb, unit_ids):
+            c.add(f"{label}.carried_by", f"{shown(cb)} is not a unit of the scenario")
         _check_position_shape(c, u, label)
         if cb is not None and any(
             u.get(k) is not None for k in ("hex", "lonlat", "place")
@@ -812,10 +1250,10 @@ def _validate(data: Any, where: str) -> tuple[list[str], Any]:
             c.add(f"{label}.carried_by", "a carried unit takes its carrier's position")
     for label, f in forms:
         hq = f.get("hq")
-        if hq is not None and hq not in unit_ids:
-            c.add(f"{label}.hq", f"{hq!r} is not a unit of the scenario")
+        if hq is not None and not _ref(hq, unit_ids):
+            c.add(f"{label}.hq", f"{shown(hq)} is not a unit of the scenario")
         elif hq is not None and unit_ids[hq].get("formation") != f.get("id"):
-            c.add(f"{label}.hq", f"{hq!r} is not in formation {f.get('id')!r}")
+            c.add(f"{label}.hq", f"{hq!r} is not in formation {shown(f.get('id'))}")
 
     reinf = _list_of_tables(c, data, "reinforcements", required=False)
     arriving: dict[str, str] = {}
@@ -824,12 +1262,14 @@ def _validate(data: Any, where: str) -> tuple[list[str], Any]:
         if t is None:
             c.add(f"{label}.turn", "missing; the turn they arrive, e.g. turn = 3")
         elif not _is_int(t) or t < 1:
-            c.add(f"{label}.turn", f"must be a whole number >= 1, not {t!r}")
+            c.add(f"{label}.turn", f"must be a whole number >= 1, not {shown(t)}")
         elif turns_ok and t > turns:
             c.add(
                 f"{label}.turn",
-                f"turn {t} is after the last turn ({turns}); use 1–{turns}",
+                f"turn {shown(t)} is after the last turn ({turns}); use 1–{turns}",
             )
+        elif not turns_ok and t > MAX_TURNS:
+            c.add(f"{label}.turn", f"must be a turn from 1 to {MAX_TURNS}")
         ids = r.get("units")
         if ids is None:
             c.add(f"{label}.units", "missing; the ids of the arriving [[units]]")
@@ -838,11 +1278,11 @@ def _validate(data: Any, where: str) -> tuple[list[str], Any]:
             c.add(f"{label}.units", "must be a non-empty list of unit ids")
             ids = []
         for uid in ids:
-            if uid not in unit_ids:
-                hint = _did_you_mean(str(uid), unit_ids)
+            if not _ref(uid, unit_ids):
+                hint = c.hint(uid, unit_ids)
                 c.add(
                     f"{label}.units",
-                    f"{uid!r} is not a unit of the scenario"
+                    f"{shown(uid)} is not a unit of the scenario"
                     + (f"; {hint}" if hint else ""),
                 )
                 continue
@@ -869,12 +1309,12 @@ def _validate(data: Any, where: str) -> tuple[list[str], Any]:
                 if not isinstance(e, Mapping):
                     c.add(
                         f"{label}.entry[{j}]",
-                        f"must be a hex label or a table, not {e!r}",
+                        f"must be a hex label or a table, not {shown(e)}",
                     )
                     continue
-                bad = sorted(set(e) - {"hex", "lonlat", "place"})
+                bad = sorted(str(k) for k in set(e) - {"hex", "lonlat", "place"})
                 for k in bad:
-                    hint = _did_you_mean(str(k), ("hex", "lonlat", "place"))
+                    hint = c.hint(k, ("hex", "lonlat", "place"))
                     c.add(
                         f"{label}.entry[{j}].{k}",
                         "unknown key" + (f"; {hint}" if hint else ""),
@@ -883,7 +1323,11 @@ def _validate(data: Any, where: str) -> tuple[list[str], Any]:
     for label, u in units:
         uid = u.get("id")
         cb = u.get("carried_by")
-        if uid in arriving and cb is not None and arriving.get(cb) != arriving[uid]:
+        if (
+            _ref(uid, arriving)
+            and _ref(cb, unit_ids)
+            and arriving.get(str(cb)) != arriving[str(uid)]
+        ):
             c.add(
                 f"{label}.carried_by",
                 f"{uid!r} arrives as a reinforcement, so its carrier {cb!r} must "
@@ -893,14 +1337,27 @@ def _validate(data: Any, where: str) -> tuple[list[str], Any]:
     objs = _list_of_tables(c, data, "objectives", required=False)
     for label, o in objs:
         _text(c, o, "name", label)
+        oid = o.get("id")
+        if oid is not None and not _is_id(oid):
+            c.add(
+                f"{label}.id",
+                f"{shown(oid)}: use letters, digits and _ . / - (at most {MAX_ID} "
+                "characters)",
+            )
         vp = o.get("vp", 1)
         if not _is_int(vp):
-            c.add(f"{label}.vp", f"must be a whole number, not {vp!r}")
+            c.add(f"{label}.vp", f"must be a whole number, not {shown(vp)}")
+        elif abs(vp) > MAX_VP:
+            c.add(
+                f"{label}.vp",
+                f"{vp:,} is beyond the limit of ±{MAX_VP:,} victory points; use "
+                f"-{MAX_VP:,}–{MAX_VP:,}",
+            )
         owner = o.get("controlled_by")
-        if owner is not None and owner not in side_ids:
+        if owner is not None and not _ref(owner, side_ids):
             c.add(
                 f"{label}.controlled_by",
-                f"{owner!r} is not one of the sides {sorted(side_ids)}",
+                f"{shown(owner)} is not one of the sides {_choices(side_ids)}",
             )
         _check_position_shape(c, o, label)
     return c.lines, data

@@ -151,8 +151,9 @@ class WawRuleset(
         "victory": frozenset({"unit_destroyed_vp", "tie"}),
         "overrides": frozenset({"units", "terrain", "hexes"}),
     }
-    #: WaW scale (seed 000, "Basics"): hexes of about 150 m.
-    HEX_SIZE_M = 150.0
+    #: WaW scale (seed 000, "Basics"): hexes of about 150 m (the engine refuses
+    #: any other ``map.hex_size_m`` before it builds a map).
+    hex_size_m: ClassVar[float] = 150.0
 
     def __init__(self, scenario: Scenario, game_map: Any) -> None:
         if game_map is None:
@@ -356,8 +357,7 @@ class WawRuleset(
                 return f"hold {name} for later"
             what = "smoke" if action.smoke else "a fire mission"
             return (
-                f"call {name}: {what} on {action.hex}, spotted by "
-                f"{n(action.spotter)}"
+                f"call {name}: {what} on {action.hex}, spotted by {n(action.spotter)}"
             )
         if isinstance(action, LayBridge):
             return f"{n(action.unit)} lays its bridge"

@@ -30,6 +30,7 @@ from wargame.engine import (
     Unit,
     locate_hex,
 )
+from wargame.engine.scenario import MAX_CHITS, MAX_VP, shown
 
 from ._common import (
     _DEFAULT_CHITS,
@@ -51,11 +52,24 @@ from .catalog import (
 )
 from .unit_attrs import carried_by
 
+#: Entries of the WaW override tables: far more than a scenario changes.
+_OVERRIDE_LIMITS = {"units": 500, "terrain": 100, "hexes": 1_000}
+#: Off-map supports of a scenario (each puts chits in the cup).
+_MAX_SUPPORTS = 100
+
+
+def _number(v: Any) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool)
+
+
+def _whole(v: Any, lo: int, hi: int) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi
+
 
 class _Setup(_Queries):
     """Scenario -> initial state (mixin of :class:`~.ruleset.WawRuleset`)."""
 
-    HEX_SIZE_M: ClassVar[float]
+    hex_size_m: ClassVar[float]
     _initial: GameState
 
     # ------------------------------------------------------------------ #
@@ -68,13 +82,29 @@ class _Setup(_Queries):
         def add(where: str, text: str) -> None:
             bad.append(s.problem(where, text))
 
-        size = (s.map_spec or {}).get("hex_size_m", self.HEX_SIZE_M)
-        if abs(float(size) - self.HEX_SIZE_M) > 1e-9:
-            add(
-                "map.hex_size_m",
-                f"World at War hexes are {self.HEX_SIZE_M:g} m, not {size!r}",
-            )
+        # The engine refuses another size before it builds the map (the class's
+        # hex_size_m); this also holds for a map handed to Game(game_map=...).
+        for size in (
+            (s.map_spec or {}).get("hex_size_m", self.hex_size_m),
+            getattr(self.map, "hex_size_m", self.hex_size_m),
+        ):
+            if not _number(size) or abs(float(size) - self.hex_size_m) > 1e-9:
+                add(
+                    "map.hex_size_m",
+                    f"World at War hexes are {self.hex_size_m:g} m, not "
+                    f"{shown(size)}; write hex_size_m = {self.hex_size_m:g}",
+                )
+                break
         overrides = s.section("overrides")
+        for table, limit in _OVERRIDE_LIMITS.items():
+            v = overrides.get(table)
+            if isinstance(v, list | dict) and len(v) > limit:
+                add(
+                    f"overrides.{table}",
+                    f"{len(v):,} entries, more than the limit of {limit:,}; "
+                    "change fewer",
+                )
+                overrides[table] = None
         self.catalog = _scenario_catalog(overrides.get("units"), add)
         chart = _scenario_chart(overrides.get("terrain"), add)
         hex_changes = self._hex_overrides(overrides.get("hexes"), chart, add)
@@ -99,7 +129,10 @@ class _Setup(_Queries):
                 or not isinstance(v, int | float)
                 or not 0 <= v <= 100
             ):
-                add(f"rules.{height_key}", f"must be a height of 0 to 100 m, not {v!r}")
+                add(
+                    f"rules.{height_key}",
+                    f"must be a height of 0 to 100 m, not {shown(v)}",
+                )
                 v = default
             los_h.append(float(v))
         if tuple(los_h) != DEFAULT_LOS_HEIGHTS:
@@ -111,20 +144,28 @@ class _Setup(_Queries):
         self.side_ids: tuple[str, ...] = tuple(sides)
         rules = s.section("rules")
         first = rules.get("first_side", self.side_ids[0] if sides else None)
-        if first not in sides:
-            add("rules.first_side", f"{first!r} is not one of {list(sides)}")
+        if not isinstance(first, str) or first not in sides:
+            add(
+                "rules.first_side",
+                f"{shown(first)} is not one of {list(sides)}; give a side id",
+            )
         self.first_side: str = str(first)
         vic = s.section("victory")
         dvp = vic.get("unit_destroyed_vp", 0)
-        if not isinstance(dvp, int) or isinstance(dvp, bool) or dvp < 0:
+        if not _whole(dvp, 0, MAX_VP):
             add(
-                "victory.unit_destroyed_vp", f"must be a whole number >= 0, not {dvp!r}"
+                "victory.unit_destroyed_vp",
+                f"must be a whole number from 0 to {MAX_VP:,}, not {shown(dvp)}",
             )
             dvp = 0
         self.destroyed_vp = int(dvp)
         tie = vic.get("tie", "draw")
-        if tie != "draw" and tie not in sides:
-            add("victory.tie", f'{tie!r}: use "draw" or one of the sides {list(sides)}')
+        if tie != "draw" and (not isinstance(tie, str) or tie not in sides):
+            add(
+                "victory.tie",
+                f'{shown(tie)}: use "draw" or one of the sides {list(sides)}',
+            )
+            tie = "draw"
         self.tie_winner: str | None = None if tie == "draw" else str(tie)
         form_side = {f["id"]: f["side"] for f in s.formations}
 
@@ -148,7 +189,7 @@ class _Setup(_Queries):
                 hint = f" (did you mean {', '.join(close)}?)" if close else ""
                 add(
                     f"{where}.type",
-                    f"unknown WaW unit type {tname!r}{hint}; list them with "
+                    f"unknown WaW unit type {shown(tname)}{hint}; list them with "
                     "`wargame odds waw --list`",
                 )
                 continue
@@ -160,12 +201,16 @@ class _Setup(_Queries):
             ):
                 add(
                     f"{where}.strength",
-                    f"{strength!r}: use 'full' or 'reduced' (one-sided units: full)",
+                    f"{shown(strength)}: use 'full' or 'reduced' (one-sided units: "
+                    "full)",
                 )
                 strength = "full"
             disrupted = raw.get("disrupted", False)
             if not isinstance(disrupted, bool):
-                add(f"{where}.disrupted", f"must be true or false, not {disrupted!r}")
+                add(
+                    f"{where}.disrupted",
+                    f"must be true or false, not {shown(disrupted)}",
+                )
                 disrupted = False
             is_hq = utype.unit_class is UnitClass.HQ
             if is_hq and disrupted:
@@ -174,8 +219,8 @@ class _Setup(_Queries):
             if utype.unit_class is UnitClass.SUPPORT_WEAPON:
                 add(
                     f"{where}.type",
-                    f"{tname!r} is a support weapon: attach it to a unit with "
-                    f"support_weapon = {tname!r} (WaW 1.3.5)",
+                    f"{shown(tname)} is a support weapon: attach it to a unit with "
+                    f"support_weapon = {shown(tname)} (WaW 1.3.5)",
                 )
                 continue
             is_heli = utype.unit_class is UnitClass.HELICOPTER
@@ -203,7 +248,7 @@ class _Setup(_Queries):
                         f"only helicopters have modes (WaW 9.0); {utype.name} has none",
                     )
                 elif mode not in ("low", "high"):
-                    add(f"{where}.mode", f'{mode!r}: use "low" or "high"')
+                    add(f"{where}.mode", f'{shown(mode)}: use "low" or "high"')
                 elif mode == "high":
                     attrs["mode"] = "high"
             sw_id = raw.get("support_weapon")
@@ -353,7 +398,7 @@ class _Setup(_Queries):
                     # WaW Morale: 2d6 <= morale passes, so 2..12.
                     add(
                         f"{where}.morale",
-                        f"must be a whole number 2–12, not {morale!r}",
+                        f"must be a whole number 2–12, not {shown(morale)}",
                     )
                 else:
                     fattrs["morale"] = morale
@@ -416,7 +461,7 @@ class _Setup(_Queries):
         for i, raw in enumerate(s.objectives):
             where = f"objectives[{i}]"
             if isinstance(raw.get("name"), str):
-                where += f" ({raw['name']!r})"
+                where += f" ({shown(raw['name'])})"
             oh, key, why = locate_hex(self.map, raw, default="hex")
             if why or oh is None:
                 add(f"{where}.{key}", str(why))
@@ -428,16 +473,26 @@ class _Setup(_Queries):
                 add(f"{where}.hex", f"{oh} is already an objective")
                 continue
             vp = raw.get("vp", 1)
+            if not _whole(vp, -MAX_VP, MAX_VP):  # the engine checks it first
+                add(f"{where}.vp", f"must be a whole number, at most ±{MAX_VP:,}")
+                continue
             owner = raw.get("controlled_by")
             if owner is not None:
+                if not isinstance(owner, str) or owner not in sides:
+                    add(f"{where}.controlled_by", f"{shown(owner)} is not a side")
+                    continue
                 control[oh] = owner
             objs.append((oh, int(vp), str(raw.get("name", oh))))
         self.objectives: tuple[tuple[str, int, str], ...] = tuple(objs)
         self.objective_hexes = frozenset(o[0] for o in objs)
         self.supports: dict[str, Support] = self._parse_supports(sides, add)
         chaos = rules.get("chaos_chits", 0)
-        if not isinstance(chaos, int) or isinstance(chaos, bool) or chaos < 0:
-            add("rules.chaos_chits", f"must be a whole number >= 0, not {chaos!r}")
+        if not _whole(chaos, 0, MAX_CHITS):
+            # the cup is filled every turn: a huge count would fill the memory
+            add(
+                "rules.chaos_chits",
+                f"must be a whole number from 0 to {MAX_CHITS}, not {shown(chaos)}",
+            )
             chaos = 0
         self.chaos_chits = int(chaos)
         if bad:
@@ -490,19 +545,31 @@ class _Setup(_Queries):
         if not isinstance(raw, list) or not all(isinstance(x, Mapping) for x in raw):
             add("support", "must be a list of tables ([[support]])")
             return out
+        if len(raw) > _MAX_SUPPORTS:
+            add(
+                "support",
+                f"{len(raw):,} [[support]] tables, more than the limit of "
+                f"{_MAX_SUPPORTS}; give fewer",
+            )
+            return out
 
         def whole(
             item: Mapping[str, Any], key: str, lo: int, hi: int, dflt: Any
         ) -> int:
             v = item.get(key, dflt)
             if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
-                add(f"{where}.{key}", f"must be a whole number {lo}-{hi}, not {v!r}")
+                add(
+                    f"{where}.{key}",
+                    f"must be a whole number {lo}-{hi}, not {shown(v)}",
+                )
                 return lo
             return v
 
         for i, item in enumerate(raw):
             sid = item.get("id")
-            where = f"support[{i}]" + (f" ({sid!r})" if isinstance(sid, str) else "")
+            where = f"support[{i}]" + (
+                f" ({shown(sid)})" if isinstance(sid, str) else ""
+            )
             for k in item:
                 if k not in self._SUPPORT_KEYS:
                     close = difflib.get_close_matches(str(k), self._SUPPORT_KEYS, n=1)
@@ -512,15 +579,15 @@ class _Setup(_Queries):
                 add(f"{where}.id", "needs a unique id")
                 continue
             side = item.get("side")
-            if side not in sides:
-                add(f"{where}.side", f"{side!r} is not one of {list(sides)}")
+            if not isinstance(side, str) or side not in sides:
+                add(f"{where}.side", f"{shown(side)} is not one of {list(sides)}")
                 continue
             kind = item.get("kind", "artillery")
             if kind not in ("artillery", "air"):
-                add(f"{where}.kind", f'{kind!r}: use "artillery" or "air"')
+                add(f"{where}.kind", f'{shown(kind)}: use "artillery" or "air"')
             weapon = item.get("weapon", "he")
             if weapon not in ("he", "ap"):
-                add(f"{where}.weapon", f'{weapon!r}: use "he" or "ap"')
+                add(f"{where}.weapon", f'{shown(weapon)}: use "he" or "ap"')
             smoke = item.get("smoke", kind == "artillery")
             if not isinstance(smoke, bool) or (smoke and kind != "artillery"):
                 add(f"{where}.smoke", "true or false; only artillery fires smoke")
@@ -550,10 +617,11 @@ class _Setup(_Queries):
             if v.unit_class is UnitClass.SUPPORT_WEAPON
         ]
         if t is None or t.unit_class is not UnitClass.SUPPORT_WEAPON:
-            close = difflib.get_close_matches(str(sw_id), sws, n=3)
+            close = difflib.get_close_matches(str(sw_id)[:100], sws, n=3)
             hint = f"did you mean {', '.join(close)}? " if close else ""
             return (
-                f"{sw_id!r} is not a support weapon type; {hint}known: {', '.join(sws)}"
+                f"{shown(sw_id)} is not a support weapon type; {hint}known: "
+                f"{', '.join(sws)}"
             )
         if t.attaches_to == "infantry" and utype.unit_class is not UnitClass.INFANTRY:
             return f"{t.name} goes with infantry (WaW 1.3.5), not a {utype.name}"
@@ -608,7 +676,10 @@ class _Setup(_Queries):
             t = item.get("terrain")
             if t is not None:
                 if t not in terrains:
-                    add(f"{where}.terrain", f"{t!r}: use one of {', '.join(terrains)}")
+                    add(
+                        f"{where}.terrain",
+                        f"{shown(t)}: use one of {', '.join(terrains)}",
+                    )
                 else:
                     ch["terrain"] = t
             r = item.get("road")
@@ -616,7 +687,7 @@ class _Setup(_Queries):
                 if r != "none" and r not in ROAD_CLASSES:
                     add(
                         f"{where}.road",
-                        f'{r!r}: use one of {", ".join(ROAD_CLASSES)} or "none"',
+                        f'{shown(r)}: use one of {", ".join(ROAD_CLASSES)} or "none"',
                     )
                 else:
                     ch["road"] = r
@@ -624,7 +695,10 @@ class _Setup(_Queries):
                 v = item.get(flag)
                 if v is not None:
                     if not isinstance(v, bool):
-                        add(f"{where}.{flag}", f"must be true or false, not {v!r}")
+                        add(
+                            f"{where}.{flag}",
+                            f"must be true or false, not {shown(v)}",
+                        )
                     else:
                         ch[flag] = v
             if not ch:
@@ -675,7 +749,7 @@ def _pydantic_lines(where: str, exc: ValidationError) -> list[tuple[str, str]]:
         out.append(
             (
                 f"{where}.{loc}" if loc else where,
-                f"{msg} (got {err.get('input')!r})"
+                f"{msg} (got {shown(err.get('input'))})"
                 if err["type"] != "extra_forbidden"
                 else msg,
             )
