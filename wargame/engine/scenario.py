@@ -336,6 +336,12 @@ class Scenario:
         try:
             return _load_map_cached(key)
         except ValueError as exc:
+            argument, problem = getattr(exc, "argument", None), getattr(exc, "problem", None)
+            if isinstance(argument, str) and isinstance(problem, str):
+                # the map API's MapArgumentError names its argument: name the
+                # scenario's field instead of "load_map: window.width_m: ..."
+                field = f"map.{argument}"
+                raise self.error(field, _cut(" ".join(problem.split()), 300)) from None
             text = " ".join(str(exc).split())  # one line
             where = "map.window" if ("window" in text or "place" in text) else "map"
             raise self.error(where, _cut(text, 300)) from None
