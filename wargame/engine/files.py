@@ -76,7 +76,7 @@ def _size_text(n: int) -> str:
     mib = 1024 * 1024
     if n >= mib and n % mib == 0:
         return f"{n // mib} MiB"
-    return f"{n:,} bytes"
+    return f"{n} bytes"
 
 
 def read_limited(path: str | os.PathLike[str], *, limit: int = MAX_FILE_BYTES) -> bytes:
