@@ -584,3 +584,10 @@ def test_run_bad_file_one_line_exit_2_writes_nothing(
 @pytest.mark.parametrize("name", available_scenarios())
 def test_shipped_scenarios_still_validate(name: str) -> None:
     assert check_scenario(name) == []
+
+
+def test_window_hex_bound_is_the_map_apis() -> None:
+    from wargame.engine import scenario as scenario_module
+    from wargame.geo import maps
+
+    assert scenario_module.MAX_WINDOW_HEXES == maps.MAX_HEXES

@@ -134,9 +134,11 @@ MAX_ID = 100
 MIN_HEX_M, MAX_HEX_M = 10.0, 10_000.0
 #: Side of a map window in metres: 50 km holds every shipped map.
 MAX_WINDOW_M = 50_000.0
-#: Hexes of a map window (estimated from its size before building it): a 50 km
-#: window of 150 m hexes has ~130,000; a million takes minutes and gigabytes.
-MAX_WINDOW_HEXES = 1_000_000
+#: Hexes of a map window (estimated from its size before building it): the map
+#: API's own bound (``wargame.geo.maps.MAX_HEXES``, held equal by a test; not
+#: imported, so loading a scenario does not load the map code), checked here
+#: first so the message names the scenario's field.
+MAX_WINDOW_HEXES = 500_000
 #: Characters of a value echoed in a message (longer ones end in "…").
 SHOWN_CHARS = 60
 
