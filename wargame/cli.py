@@ -895,6 +895,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         for line in str(exc).splitlines() or [""]:  # one line per problem
             print(f"wargame: error: {line}", file=sys.stderr)
         return 2
+    except OSError as exc:  # a folder or disk the command could not use
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(
+            f"wargame: error: {where}{exc.strerror or exc}; check the path, its "
+            "permissions and the free disk space",
+            file=sys.stderr,
+        )
+        return 2
     except KeyboardInterrupt:
         return 130
 

@@ -26,7 +26,7 @@ from wargame.engine.scenario import objective_id
 from .policies import make_policy
 from .store import Store
 from .variants import BatchError, Variant, build_variant, scenario_hash
-from .worker import play_chunk
+from .worker import init_worker, play_chunk
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -182,25 +182,96 @@ def _default_processes() -> int:
         return os.cpu_count() or 1
 
 
+def _fork_unsafe() -> str | None:
+    """Why forking this process would kill or hang its workers, else ``None``.
+
+    GNU OpenMP cannot be forked once its threads run: numba's ``omp`` threading
+    layer kills such a child at once ("fork() called from a process already
+    using GNU OpenMP, this is unsafe").  It starts with the first parallel
+    kernel (a viewshed, a line-of-sight table built on a fresh cache), so a
+    notebook that drew a viewshed could no longer fork.  ``libgomp`` being
+    loaded at all (by numba or any other library) counts as started: the check
+    is cheap and errs on the safe side.  numba's ``workqueue`` and ``tbb``
+    layers are fork-safe.
+    """
+    par = sys.modules.get("numba.np.ufunc.parallel")
+    if par is not None:
+        try:
+            layer = par.threading_layer()
+        except ValueError:  # no parallel kernel has run in this process
+            layer = None
+        if layer == "omp":
+            return "numba's OpenMP threading layer runs in this process"
+    try:
+        with open("/proc/self/maps", encoding="utf-8", errors="replace") as fh:
+            if any("libgomp" in line for line in fh):
+                return "GNU OpenMP (libgomp) is loaded in this process"
+    except OSError:  # pragma: no cover - no /proc
+        pass
+    return None
+
+
+#: The module every worker needs, imported once by the fork server so that the
+#: workers it forks start without importing wargame again.
+_WORKER_MODULE = "wargame.batch.worker"
+
+
 def _mp_context() -> Any:
+    """How local workers start.
+
+    Linux: forked from this process when that is safe (see :func:`_fork_unsafe`):
+    they inherit the loaded map and caches and start in milliseconds.  Once
+    OpenMP runs here, forked from multiprocessing's fork server instead: a fresh
+    process (started by fork + exec, so OpenMP-free) that has imported the
+    worker module once; each worker then loads the map itself (about 1-2 s).
+    Elsewhere spawn (the macOS/Windows default): each worker loads the map.
+    """
     import multiprocessing as mp
 
-    # fork (Linux): workers inherit the loaded map and caches, start in ms.
-    # Elsewhere spawn (macOS/Windows defaults): each worker loads the map once.
-    method = "fork" if sys.platform.startswith("linux") else "spawn"
-    return mp.get_context(method)
+    if not sys.platform.startswith("linux"):  # pragma: no cover - macOS, Windows
+        return mp.get_context("spawn")
+    if _fork_unsafe() is None:
+        return mp.get_context("fork")
+    ctx = mp.get_context("forkserver")
+    from multiprocessing import forkserver
+
+    # Keep modules someone else asked the (process-wide) server to preload.
+    had = list(getattr(forkserver._forkserver, "_preload_modules", []))
+    ctx.set_forkserver_preload([*dict.fromkeys([*had, _WORKER_MODULE])])
+    return ctx
+
+
+def _check_picklable_policies(vs: Sequence[Variant]) -> None:
+    """A worker that does not fork from this process cannot see classes defined
+    in a notebook or console (``__main__`` without a file): say so up front
+    rather than let every worker die unpickling its task."""
+    main = sys.modules.get("__main__")
+    if main is not None and getattr(main, "__file__", None):
+        return  # a script: the workers import it (guard it with __main__)
+    for v in vs:
+        for side, policy in v.policies.items():
+            cls = type(policy)
+            if cls.__module__ == "__main__":
+                raise BatchError(
+                    f"run: policies: {side}: {cls.__name__} is defined in this "
+                    f"notebook or console, and the workers cannot be forked here "
+                    f"({_fork_unsafe()}), so they cannot see it; move the class "
+                    "to a .py module and import it, or pass processes=1"
+                )
 
 
 ChunkResult = tuple[list[dict[str, Any]], "pd.DataFrame | None"]
 
 
-def _failed_chunk(task: Mapping[str, Any], exc: BaseException) -> ChunkResult:
+def _failed_chunk(
+    task: Mapping[str, Any], exc: BaseException, hint: str = ""
+) -> ChunkResult:
     rows = [
         {
             "variant": task["variant"],
             "game": int(i),
             "seed": int(s),
-            "error": f"worker failed: {type(exc).__name__}: {exc}",
+            "error": f"worker failed: {type(exc).__name__}: {exc}{hint}",
         }
         for i, s in task["games"]
     ]
@@ -208,16 +279,31 @@ def _failed_chunk(task: Mapping[str, Any], exc: BaseException) -> ChunkResult:
 
 
 def _execute_local(
-    tasks: list[dict[str, Any]], processes: int
+    tasks: list[dict[str, Any]], processes: int, ctx: Any = None
 ) -> Generator[tuple[int, ChunkResult], None, None]:
     if processes <= 1 or len(tasks) <= 1:
         for k, task in enumerate(tasks):
             yield k, play_chunk(task)
         return
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures.process import BrokenProcessPool
 
+    if ctx is None:
+        ctx = _mp_context()
+    hint = ""
+    main = sys.modules.get("__main__")
+    main_file = getattr(main, "__file__", None)
+    main_spec = getattr(main, "__spec__", None)  # -m: workers skip __main__
+    if ctx.get_start_method() != "fork" and main_file and main_spec is None:
+        hint = (
+            f" (the workers could not be forked and import the main script "
+            f"{main_file}: put its code under if __name__ == '__main__':)"
+        )
     pool = ProcessPoolExecutor(
-        max_workers=min(processes, len(tasks)), mp_context=_mp_context()
+        max_workers=min(processes, len(tasks)),
+        mp_context=ctx,
+        initializer=init_worker,
+        initargs=(os.getpid(), list(sys.path)),
     )
     finished = False
     try:
@@ -228,7 +314,11 @@ def _execute_local(
             for fut in sorted(done, key=futures.__getitem__):
                 k = futures[fut]
                 exc = fut.exception()
-                yield k, (_failed_chunk(tasks[k], exc) if exc else fut.result())
+                if exc is None:
+                    yield k, fut.result()
+                else:  # the hint only where a worker died
+                    broken = isinstance(exc, BrokenProcessPool)
+                    yield k, _failed_chunk(tasks[k], exc, hint if broken else "")
         finished = True
     finally:
         # Interrupted: drop the queued chunks, do not wait for the running ones.
@@ -312,8 +402,16 @@ def run(
         >>> df["seed"].tolist() == game_seeds(1, 2)
         True
     """
+    from multiprocessing import process as mp_process
+
     import pandas as pd
 
+    if getattr(mp_process.current_process(), "_inheriting", False):
+        raise BatchError(
+            "run: called while a new worker process imports the main script; "
+            "put the script's code under if __name__ == '__main__': (workers "
+            "that cannot be forked import the script)"
+        )
     if (
         not isinstance(n_games, int | np.integer)
         or isinstance(n_games, bool)
@@ -334,6 +432,21 @@ def run(
     vs = _variants(base, variants, policies)
     schema = _schema(base, vs)
     seeds = game_seeds(int(seed), int(n_games))
+
+    workers = (
+        1
+        if client is None and processes == 1
+        else (
+            _dask_workers(client)
+            if client is not None
+            else (processes or _default_processes())
+        )
+    )
+    ctx = None
+    if client is None and workers > 1 and len(vs) * n_games > 1:
+        ctx = _mp_context()  # decided before anything is written
+        if ctx.get_start_method() != "fork":
+            _check_picklable_policies(vs)
 
     store: Store | None = None
     keys: dict[str, str] = {}
@@ -360,15 +473,6 @@ def run(
         for g in range(n_games)
         if (v.name, g) not in done
     ]
-    workers = (
-        1
-        if client is None and processes == 1
-        else (
-            _dask_workers(client)
-            if client is not None
-            else (processes or _default_processes())
-        )
-    )
     chunks = _chunks(pending, workers)
     tasks = [
         {
@@ -384,7 +488,7 @@ def run(
     results = (
         _execute_dask(tasks, client)
         if client is not None
-        else _execute_local(tasks, workers)
+        else _execute_local(tasks, workers, ctx)
     )
     bar = _progress(
         progress, len(vs) * n_games, len(vs) * n_games - len(pending), base.id

@@ -12,18 +12,30 @@ either complete or absent: a run killed at any moment loses at most the chunks
 in flight, and the next run with the same folder plays only the games that have
 no row yet.  Games that failed (``error`` set) are played again on resume.  The
 last part of a name is random so that names never clash between runs.
+
+A game stored twice (a part copied under another name, two runs on one folder
+at once) is read once when both rows agree (games are deterministic: all
+columns but ``wall_time`` are equal), and a finished row wins over a failed one;
+two rows that disagree are refused with a message naming both files, since the
+folder cannot say which is right.  The manifest is checked field by field
+(types, ranges, unique variant keys), read with the engine's size limit and
+nesting bound, and a folder that cannot be written (read-only, disk full) is
+reported with the folder and the fix, leaving no temporary file behind.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import re
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from wargame.engine.files import parse_json, read_limited, write_atomic
 
 from .variants import BatchError, Variant
 
@@ -35,23 +47,205 @@ __all__ = ["FORMAT", "VERSION", "Store", "read_logs", "read_results"]
 FORMAT = "wargame-batch"
 VERSION = 1
 _PART = re.compile(r"^(v\d{3,})-(\d{8})-(\d{4,})-([0-9a-f]{8})\.parquet$")
+_KEY = re.compile(r"^v\d{3,}$")
+#: What to do about a manifest that is not as wargame wrote it.
+_MANIFEST_FIX = (
+    "wargame writes this file: restore it, or start again in a new folder (out=)"
+)
+#: The columns every result part has, whatever the scenario.
+_PART_COLUMNS = ("variant", "game", "seed", "error")
 
 
-def _atomic_write_bytes(path: Path, data: bytes) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "wb") as fh:
-        fh.write(data)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+@functools.cache
+def _mode() -> int:
+    """The mode of a new ordinary file (``0o666`` less the umask): parts are
+    shared like any file, not private like ``mkstemp``'s ``0o600``."""
+    with (
+        contextlib.suppress(OSError, ValueError),
+        open("/proc/self/status", encoding="ascii") as fh,
+    ):
+        for line in fh:
+            if line.startswith("Umask:"):
+                return 0o666 & ~int(line.split()[1], 8)
+    mask = os.umask(0o22)  # pragma: no cover - no /proc (read it the old way)
+    os.umask(mask)  # pragma: no cover
+    return 0o666 & ~mask  # pragma: no cover
+
+
+def _write(path: Path, data: bytes) -> None:
+    write_atomic(path, data)
+    with contextlib.suppress(OSError):
+        os.chmod(path, _mode())
 
 
 def _atomic_parquet(frame: pd.DataFrame, path: Path) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    frame.to_parquet(tmp, index=False)
-    with open(tmp, "rb") as fh:
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+    data = frame.to_parquet(None, index=False)  # bytes: one atomic write
+    _write(path, data)
+
+
+@contextlib.contextmanager
+def _disk(root: Path, path: Path, doing: str = "written") -> Iterator[None]:
+    """Turn an ``OSError`` (read-only folder, disk full...) into one line."""
+    try:
+        yield
+    except OSError as exc:
+        try:
+            where = f"{path.relative_to(root)}: " if path != root else ""
+        except ValueError:  # pragma: no cover - every path is inside root
+            where = f"{path}: "
+        fix = (
+            "give out= (--out) a folder you can read and write"
+            if doing == "read"
+            else "give out= (--out) a folder you can write to, or free disk space; "
+            "games already stored are kept and the next run resumes"
+        )
+        raise BatchError(
+            f"{root}: {where}cannot be {doing} ({exc.strerror or exc}); {fix}"
+        ) from None
+
+
+def read_manifest(path: str | Path) -> dict[str, Any]:
+    """The manifest of a batch folder, checked field by field.
+
+    Raises:
+        BatchError: ``<file>: <field>: <problem>; <fix>`` for a file that is
+            missing, too big, a device, not JSON, too deeply nested, or a field
+            of the wrong type or value.
+
+    Examples:
+        >>> import json, tempfile, pathlib
+        >>> p = pathlib.Path(tempfile.mkdtemp()) / "manifest.json"
+        >>> _ = p.write_text(json.dumps({"format": FORMAT, "version": "x"}))
+        >>> try:
+        ...     read_manifest(p)
+        ... except BatchError as exc:
+        ...     print(str(exc).split(": ", 1)[1].split(";")[0])
+        version: is 'x', not a whole number >= 1
+    """
+    p = Path(path)
+    try:
+        text = read_limited(p).decode("utf-8")
+        data = parse_json(text)
+    except UnicodeDecodeError:
+        raise BatchError(f"{p}: is not UTF-8 text; {_MANIFEST_FIX}") from None
+    except ValueError as exc:  # InputFileError is one: "<path>: problem"
+        if str(exc).startswith(f"{p}: "):
+            raise BatchError(str(exc)) from None
+        raise BatchError(f"{p}: is not valid JSON ({exc}); {_MANIFEST_FIX}") from None
+
+    def bad(fld: str, problem: str) -> BatchError:
+        return BatchError(f"{p}: {fld}: {problem}; {_MANIFEST_FIX}")
+
+    def show(v: Any) -> str:
+        text = repr(v)
+        return text if len(text) <= 60 else text[:57] + "..."
+
+    if not isinstance(data, dict):
+        raise BatchError(
+            f"{p}: holds a JSON {type(data).__name__}, not a batch manifest (an "
+            f"object); {_MANIFEST_FIX}"
+        )
+    if data.get("format") != FORMAT:
+        raise bad("format", f"is {show(data.get('format'))}, not {FORMAT!r}")
+    version = data.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise bad("version", f"is {show(version)}, not a whole number >= 1")
+    if version > VERSION:
+        raise BatchError(
+            f"{p}: version: {version} is a newer batch format than this wargame "
+            f"reads ({VERSION}); upgrade wargame"
+        )
+    scenario = data.get("scenario")
+    if not isinstance(scenario, dict):
+        raise bad("scenario", f"is {show(scenario)}, not a table (id, source, sha256)")
+    for k in ("id", "source", "sha256"):
+        if not isinstance(scenario.get(k), str):
+            raise bad(f"scenario.{k}", f"is {show(scenario.get(k))}, not a text")
+    seed = data.get("seed")
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise bad("seed", f"is {show(seed)}, not a whole number >= 0")
+    if not isinstance(data.get("logs"), bool):
+        raise bad("logs", f"is {show(data.get('logs'))}, not true or false")
+    variants = data.get("variants")
+    if not isinstance(variants, dict):
+        raise bad("variants", f"is {show(variants)}, not a table of variants")
+    seen: dict[str, str] = {}
+    for name, entry in variants.items():
+        where = f"variants.{name}"
+        if not isinstance(entry, dict):
+            raise bad(where, f"is {show(entry)}, not a table")
+        key = entry.get("key")
+        if not isinstance(key, str) or not _KEY.match(key):
+            raise bad(f"{where}.key", f"is {show(key)}, not a key like 'v000'")
+        if key in seen:
+            raise bad(f"{where}.key", f"{key!r} is also the key of {seen[key]!r}")
+        seen[key] = name
+        if not isinstance(entry.get("sha256"), str):
+            raise bad(f"{where}.sha256", f"is {show(entry.get('sha256'))}, not a text")
+        for k in ("overrides", "policies"):
+            if not isinstance(entry.get(k), dict):
+                raise bad(f"{where}.{k}", f"is {show(entry.get(k))}, not a table")
+    return data
+
+
+def _read_part(p: Path) -> pd.DataFrame:
+    import pandas as pd
+
+    try:
+        df = pd.read_parquet(p)
+    except Exception as exc:
+        raise BatchError(
+            f"{p}: damaged part ({type(exc).__name__}: {exc}); delete it "
+            "and run again to replay its games"
+        ) from None
+    missing = [c for c in _PART_COLUMNS if c not in df.columns]
+    if missing:
+        raise BatchError(
+            f"{p}: {missing[0]}: no such column, so this is not a batch part; "
+            "delete it and run again to replay its games"
+        )
+    return df
+
+
+def _same(a: Any, b: Any) -> bool:
+    import pandas as pd
+
+    na, nb = bool(pd.isna(a)), bool(pd.isna(b))
+    return (na and nb) or (not na and not nb and bool(a == b))
+
+
+def _combine(parts: Sequence[tuple[Path, pd.DataFrame]]) -> pd.DataFrame:
+    """The rows of these parts, each (variant, game) once (see the module
+    docstring); refuses two rows of one game that disagree."""
+    import pandas as pd
+
+    if not parts:
+        return pd.DataFrame()
+    df = pd.concat(
+        [d.assign(_part=i) for i, (_, d) in enumerate(parts)], ignore_index=True
+    )
+    key = pd.DataFrame({"v": df["variant"].astype(str), "g": df["game"]})
+    dup = key.duplicated(keep=False).to_numpy()
+    if not dup.any():
+        return df.drop(columns="_part")
+    keep = ~dup
+    for (variant, game), idx in key[dup].groupby(["v", "g"], sort=False).groups.items():
+        rows = df.loc[idx]
+        done = rows[rows["error"].isna()]
+        rows = done if len(done) else rows.iloc[:1]  # a failed attempt loses
+        first = rows.iloc[0]
+        pa, da = parts[int(first["_part"])]
+        for _, other in rows.iloc[1:].iterrows():
+            pb, db = parts[int(other["_part"])]
+            cols = [c for c in da.columns if c in db.columns and c != "wall_time"]
+            if not all(_same(first[c], other[c]) for c in cols):
+                raise BatchError(
+                    f"{pb}: variant {variant!r}, game {game}: also stored in "
+                    f"{pa.name} with another result; delete the wrong part (its "
+                    "games are played again by the next run with this folder)"
+                )
+        keep[int(first.name)] = True
+    return df[keep].drop(columns="_part").reset_index(drop=True)
 
 
 class Store:
@@ -87,12 +281,14 @@ class Store:
             ) from None
         if self.root.exists() and not self.root.is_dir():
             raise BatchError(f"out={self.root}: is a file, not a folder")
-        if self.manifest_path.is_file():
-            self.manifest = self._check(self._read_manifest())
+        if os.path.lexists(self.manifest_path):  # a FIFO too: refused, not skipped
+            self.manifest = self._check(read_manifest(self.manifest_path))
         else:
-            if self.root.is_dir() and any(
-                p for p in self.root.iterdir() if not p.name.startswith(".")
-            ):
+            with _disk(self.root, self.root, "read"):
+                used = self.root.is_dir() and any(
+                    p for p in self.root.iterdir() if not p.name.startswith(".")
+                )
+            if used:
                 raise BatchError(
                     f"out={self.root}: the folder is not empty and has no "
                     "manifest.json, so it is not a batch folder; give a new or "
@@ -108,20 +304,6 @@ class Store:
             }
 
     # -- manifest ------------------------------------------------------------ #
-    def _read_manifest(self) -> dict[str, Any]:
-        try:
-            data = json.loads(self.manifest_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise BatchError(f"{self.manifest_path}: cannot be read ({exc})") from None
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise BatchError(f"{self.manifest_path}: not a wargame batch manifest")
-        if int(data.get("version", 0)) > VERSION:
-            raise BatchError(
-                f"{self.manifest_path}: written by a newer wargame (batch format "
-                f"{data.get('version')}); upgrade wargame"
-            )
-        return data
-
     def _check(self, data: dict[str, Any]) -> dict[str, Any]:
         old = data.get("scenario", {})
         here = f"out={self.root} holds results of"
@@ -179,12 +361,17 @@ class Store:
                     "folder"
                 )
             keys[v.name] = str(entry["key"])
+        # The manifest first: a folder left without one holds nothing else, so
+        # it can be used again once it is writable (or the disk has room).
+        with _disk(self.root, self.root):
+            self.root.mkdir(parents=True, exist_ok=True)
         if changed or not self.manifest_path.is_file():
-            self.results.mkdir(parents=True, exist_ok=True)
-            if self.logs:
-                self.logs_dir.mkdir(parents=True, exist_ok=True)
             text = json.dumps(self.manifest, indent=1, sort_keys=False) + "\n"
-            _atomic_write_bytes(self.manifest_path, text.encode("utf-8"))
+            with _disk(self.root, self.manifest_path):
+                _write(self.manifest_path, text.encode("utf-8"))
+        for folder in (self.results, self.logs_dir) if self.logs else (self.results,):
+            with _disk(self.root, folder):
+                folder.mkdir(exist_ok=True)
         return keys
 
     # -- parts --------------------------------------------------------------- #
@@ -192,7 +379,9 @@ class Store:
         if not folder.is_dir():
             return []
         out = []
-        for p in sorted(folder.iterdir()):
+        with _disk(self.root, folder, "read"):
+            names = sorted(folder.iterdir())
+        for p in names:
             if p.name.startswith(".") and p.name.endswith(".tmp"):
                 with contextlib.suppress(OSError):
                     p.unlink()  # left by a killed run
@@ -204,36 +393,32 @@ class Store:
 
     def finished(self, keys: Mapping[str, str]) -> list[pd.DataFrame]:
         """Rows already on disk for these variants; failed games are dropped
-        (their parts rewritten without them) so that they run again."""
-        import pandas as pd
-
+        (their parts rewritten without them) so that they run again; a game
+        stored twice is returned once (see the module docstring)."""
         wanted = set(keys.values())
-        frames = []
+        parts: list[tuple[Path, pd.DataFrame]] = []
         results = self._parts(self.results, wanted)
         names = {p.name for p in results}
         for orphan in self._parts(self.logs_dir, wanted):
             if orphan.name not in names:
-                orphan.unlink()  # logs written, results not: the chunk runs again
+                with _disk(self.root, orphan, "deleted"):
+                    orphan.unlink()  # logs written, results not: the chunk runs again
         for p in results:
-            try:
-                df = pd.read_parquet(p)
-            except Exception as exc:
-                raise BatchError(
-                    f"{p}: damaged part ({type(exc).__name__}: {exc}); delete it "
-                    "and run again to replay its games"
-                ) from None
+            df = _read_part(p)
             failed = df["error"].notna()
             if failed.any():
                 df = df[~failed].reset_index(drop=True)
                 logp = self.logs_dir / p.name
                 if df.empty:
-                    p.unlink()
-                    if logp.is_file():
-                        logp.unlink()
+                    with _disk(self.root, p, "deleted"):
+                        p.unlink()
+                        if logp.is_file():
+                            logp.unlink()
                     continue
-                _atomic_parquet(df, p)
-            frames.append(df)
-        return frames
+                with _disk(self.root, p):
+                    _atomic_parquet(df, p)
+            parts.append((p, df))
+        return [_combine(parts)] if parts else []
 
     def write(
         self,
@@ -245,8 +430,10 @@ class Store:
         """Write one finished chunk: its logs first, then its rows."""
         name = f"{key}-{min(games):08d}-{len(games):04d}-{uuid.uuid4().hex[:8]}.parquet"
         if self.logs and logs is not None:
-            _atomic_parquet(_log_for_parquet(logs), self.logs_dir / name)
-        _atomic_parquet(rows, self.results / name)
+            with _disk(self.root, self.logs_dir / name):
+                _atomic_parquet(_log_for_parquet(logs), self.logs_dir / name)
+        with _disk(self.root, self.results / name):
+            _atomic_parquet(rows, self.results / name)
 
 
 def _log_for_parquet(log: pd.DataFrame) -> pd.DataFrame:
@@ -275,17 +462,38 @@ def read_results(out: str | Path) -> pd.DataFrame:
     import pandas as pd
 
     root = Path(out)
-    man = root / "manifest.json"
-    if not man.is_file():
-        raise BatchError(f"{root}: not a batch folder (no manifest.json)")
-    data = json.loads(man.read_text(encoding="utf-8"))
-    order = list(data.get("variants", {}))
-    parts = sorted((root / "results").glob("v*.parquet"))
+    data = _folder_manifest(root)
+    variants: dict[str, Any] = data["variants"]
+    order = list(variants)
+    keys = {v["key"] for v in variants.values()}
+    parts = _listed(root, "results", keys)
     if not parts:
         return pd.DataFrame()
-    df = pd.concat([pd.read_parquet(p) for p in parts], ignore_index=True)
+    df = _combine([(p, _read_part(p)) for p in parts])
     df["variant"] = pd.Categorical(df["variant"].astype(str), categories=order)
     return df.sort_values(["variant", "game"], kind="stable").reset_index(drop=True)
+
+
+def _folder_manifest(root: Path) -> dict[str, Any]:
+    man = root / "manifest.json"
+    if not os.path.lexists(man):
+        raise BatchError(f"{root}: not a batch folder (no manifest.json)")
+    return read_manifest(man)
+
+
+def _listed(root: Path, folder: str, keys: set[str]) -> list[Path]:
+    """The parts of ``root/folder`` that belong to these variant keys."""
+    d = root / folder
+    if not d.is_dir():
+        return []
+    with _disk(root, d, "read"):
+        names = sorted(d.iterdir())
+    out = []
+    for p in names:
+        m = _PART.match(p.name)
+        if m and m.group(1) in keys:
+            out.append(p)
+    return out
 
 
 def read_logs(
@@ -308,13 +516,10 @@ def read_logs(
     import pandas as pd
 
     root = Path(out)
-    man = root / "manifest.json"
-    if not man.is_file():
-        raise BatchError(f"{root}: not a batch folder (no manifest.json)")
-    data = json.loads(man.read_text(encoding="utf-8"))
-    if not data.get("logs"):
+    data = _folder_manifest(root)
+    if not data["logs"]:
         raise BatchError(f"{root}: the games were run without logs=True")
-    variants = data.get("variants", {})
+    variants: dict[str, Any] = data["variants"]
     if variant is not None and variant not in variants:
         raise BatchError(
             f"{root}: no variant {variant!r}; variants: {', '.join(variants)}"
@@ -325,13 +530,23 @@ def read_logs(
         else {v["key"] for v in variants.values()}
     )
     frames = []
-    for p in sorted((root / "logs").glob("v*.parquet")):
-        m = _PART.match(p.name)
-        if not m or m.group(1) not in keys or not (root / "results" / p.name).is_file():
+    seen: set[tuple[str, int]] = set()
+    for p in _listed(root, "logs", keys):
+        if not (root / "results" / p.name).is_file():
             continue
-        df = pd.read_parquet(p)
+        try:
+            df = pd.read_parquet(p)
+        except Exception as exc:
+            raise BatchError(
+                f"{p}: damaged part ({type(exc).__name__}: {exc}); delete it and "
+                "its results part, and run again to replay its games"
+            ) from None
         if games is not None:
             df = df[df["game"].isin(list(games))]
+        # A game whose part is stored twice: its events from the first part only.
+        vg = list(zip(df["variant"].astype(str), df["game"].astype(int), strict=True))
+        df = df[[k not in seen for k in vg]]
+        seen.update(vg)
         frames.append(df)
     if not frames:
         return pd.DataFrame()

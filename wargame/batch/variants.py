@@ -63,6 +63,13 @@ from pathlib import Path
 from typing import Any
 
 from wargame.engine import Scenario, ScenarioError, get_ruleset, load_scenario
+from wargame.engine.files import (
+    MAX_DEPTH,
+    InputFileError,
+    check_depth,
+    parse_json,
+    read_limited,
+)
 from wargame.engine.scenario import common_keys, objective_id
 
 from .policies import PolicySpec, policy_label, policy_spec
@@ -291,9 +298,7 @@ def build_variant(
                 f"policies: unknown side {side!r}; sides: {', '.join(sides)}"
             )
         try:
-            side_policies[side] = policy_spec(
-                spec, f"policies.{side}", base.ruleset
-            )
+            side_policies[side] = policy_spec(spec, f"policies.{side}", base.ruleset)
         except ValueError as exc:
             raise BatchError(str(exc)) from None
     for s in sides:
@@ -551,17 +556,19 @@ def load_variants(path: str | Path) -> dict[str, dict[str, Any]]:
     """
     p = Path(path)
     try:
-        raw = p.read_bytes()
-    except OSError as exc:
-        raise BatchError(
-            f"variants file {p}: cannot be read ({exc.strerror})"
-        ) from None
+        raw = read_limited(p)  # a regular file within the engine's size limit
+    except InputFileError as exc:
+        raise BatchError(f"variants file {p}: cannot be read ({exc.problem})") from None
     try:
-        data = (
-            json.loads(raw)
-            if p.suffix.lower() == ".json"
-            else tomllib.loads(raw.decode("utf-8"))
-        )
+        text = raw.decode("utf-8-sig")
+        if p.suffix.lower() == ".json":
+            data = parse_json(text)
+        else:
+            try:
+                data = tomllib.loads(text)
+            except RecursionError:
+                raise ValueError(f"nested more than {MAX_DEPTH} levels deep") from None
+            check_depth(data)
     except (ValueError, UnicodeDecodeError) as exc:
         raise BatchError(f"variants file {p}: not valid TOML/JSON: {exc}") from None
     if not isinstance(data, Mapping) or not data:

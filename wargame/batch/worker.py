@@ -4,11 +4,21 @@ A task is plain data (a dict) so it travels to a local process or a Dask worker
 on another machine unchanged: the variant's scenario data, its policies, and the
 ``(game index, seed)`` pairs to play.  A game that raises becomes a row with an
 ``error`` text; the other games of the chunk go on.
+
+A local worker process also runs :func:`init_worker` first, so that it dies with
+the batch process: killed (``kill -9``) or crashed, the batch leaves no worker
+behind blocked on its task queue.
 """
 
 from __future__ import annotations
 
+import ctypes
 import json
+import os
+import select
+import signal
+import sys
+import threading
 import time
 import traceback
 from collections.abc import Mapping, Sequence
@@ -21,7 +31,13 @@ from .policies import policy_factory
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-__all__ = ["destroyed_events", "play_chunk", "summarise"]
+__all__ = ["destroyed_events", "init_worker", "play_chunk", "summarise"]
+
+#: How often a worker looks for its batch process where the system gives no
+#: handle to wait on (no ``pidfd``): 0.5 s keeps "no worker alive 5 s after a
+#: kill" with a wide margin and costs nothing measurable.
+WATCH_INTERVAL_S = 0.5
+_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
 
 def destroyed_events(game: Game) -> list[dict[str, Any]]:
@@ -135,3 +151,65 @@ def play_chunk(
     import pandas as pd
 
     return rows, pd.concat(logs, ignore_index=True)
+
+
+def init_worker(batch_pid: int, sys_path: list[str]) -> None:
+    """Set up a local worker process: the batch's import path, and death with
+    the batch process.
+
+    Two mechanisms, because a worker's parent is not always the batch process
+    (one started by multiprocessing's fork server is the server's child):
+
+    * Linux ``prctl(PR_SET_PDEATHSIG, SIGKILL)``: the kernel kills the worker
+      when its parent dies, even while it is inside a compiled kernel holding the
+      GIL (the fork server exits when the batch process does, so this covers
+      its workers too);
+    * a daemon thread that waits for ``batch_pid`` to end (``pidfd``, else a
+      poll every :data:`WATCH_INTERVAL_S`) and then ends the worker.
+
+    Args:
+        batch_pid: the process that runs ``wargame.batch.run``.
+        sys_path: its ``sys.path``, so that policies from modules it can import
+            unpickle here (a fork server keeps the path it started with).
+    """
+    sys.path[:] = sys_path
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+        except (OSError, AttributeError):  # pragma: no cover - no prctl
+            pass
+    threading.Thread(
+        target=_watch, args=(batch_pid, os.getppid()), name="batch-watch", daemon=True
+    ).start()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # pragma: no cover - another user's pid now
+        return False
+    return True
+
+
+def _watch(batch_pid: int, parent: int) -> None:
+    """Return only by ending the process, once ``batch_pid`` has ended."""
+    fd = None
+    if hasattr(os, "pidfd_open"):
+        try:
+            fd = os.pidfd_open(batch_pid)
+        except ProcessLookupError:
+            os._exit(1)  # the batch ended before this worker started
+        except OSError:  # pragma: no cover - kernel < 5.3, seccomp
+            fd = None
+    if fd is not None:
+        poller = select.poll()
+        poller.register(fd, select.POLLIN)  # readable once the process ended
+        while not poller.poll():  # pragma: no cover - poll() without timeout
+            pass
+    else:  # pragma: no cover - macOS, old kernels
+        while _alive(batch_pid) and os.getppid() == parent:
+            time.sleep(WATCH_INTERVAL_S)
+    os._exit(1)
