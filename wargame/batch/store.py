@@ -26,7 +26,6 @@ reported with the folder and the fix, leaving no temporary file behind.
 from __future__ import annotations
 
 import contextlib
-import functools
 import json
 import os
 import re
@@ -56,26 +55,9 @@ _MANIFEST_FIX = (
 _PART_COLUMNS = ("variant", "game", "seed", "error")
 
 
-@functools.cache
-def _mode() -> int:
-    """The mode of a new ordinary file (``0o666`` less the umask): parts are
-    shared like any file, not private like ``mkstemp``'s ``0o600``."""
-    with (
-        contextlib.suppress(OSError, ValueError),
-        open("/proc/self/status", encoding="ascii") as fh,
-    ):
-        for line in fh:
-            if line.startswith("Umask:"):
-                return 0o666 & ~int(line.split()[1], 8)
-    mask = os.umask(0o22)  # pragma: no cover - no /proc (read it the old way)
-    os.umask(mask)  # pragma: no cover
-    return 0o666 & ~mask  # pragma: no cover
-
-
 def _write(path: Path, data: bytes) -> None:
+    # write_atomic gives the file ordinary permissions (0o666 less the umask)
     write_atomic(path, data)
-    with contextlib.suppress(OSError):
-        os.chmod(path, _mode())
 
 
 def _atomic_parquet(frame: pd.DataFrame, path: Path) -> None:
