@@ -2,10 +2,10 @@
 
 The Hypothesis profiles ``ci`` and ``fuzz`` are in ``fuzz_oracle.py`` (each
 fuzz test takes its settings from them, so no other test of the session is
-affected).  Each fuzz test runs under a cap on the address space (the process's size at
-the start of the test plus :data:`MEMORY_HEADROOM`), so that a case which
-allocates gigabytes fails with ``MemoryError`` instead of starving the
-machine.  At the end the counts per family are printed (and written to
+affected).  Each fuzz test runs under a cap on the address space (the
+process's size at the start of the test plus :data:`MEMORY_HEADROOM`), so
+that a case which allocates gigabytes fails with ``MemoryError`` instead of
+starving the machine.  At the end the counts per family are printed (and written to
 ``build/fuzz-summary.json`` under the fuzz profile or with
 ``WARGAME_FUZZ_SUMMARY=<path>``).
 """
@@ -76,6 +76,7 @@ def _summary() -> dict[str, Any]:
         "total": sum(cases.values()),
         "unexpected": sum(STATS.unexpected.values()),
         "unexpected_by_family": dict(STATS.unexpected),
+        "cases_by_call": dict(sorted(STATS.by_call.items())),
         "distinct": sorted(
             STATS.distinct.values(),
             key=lambda d: (d["family"], d["kind"], d["what"], d["site"]),

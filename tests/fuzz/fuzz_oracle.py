@@ -99,14 +99,15 @@ _SUPPRESS = (HealthCheck.too_slow, HealthCheck.data_too_large)
 # fuzz``): thousands per test, random, shrunk, kept in ``.hypothesis/`` so that
 # a failure found once is replayed first next time.  Deadline: generous (a
 # correct implementation answers in milliseconds; the first map of a window
-# takes ~2 s); a hang is caught by the watchdog of :func:`fuzz_case`.
+# takes ~2 s, several times that on a loaded machine); a hang is caught by the
+# watchdog of :func:`fuzz_case`.
 settings.register_profile(
     "ci",
     max_examples=20,
     derandomize=True,
     database=None,
     phases=[Phase.explicit, Phase.reuse, Phase.generate],
-    deadline=20_000,
+    deadline=30_000,
     suppress_health_check=_SUPPRESS,
     print_blob=False,
 )
@@ -115,7 +116,7 @@ settings.register_profile(
     max_examples=5_000,
     derandomize=False,
     database=DirectoryBasedExampleDatabase(str(ROOT / ".hypothesis" / "examples")),
-    deadline=20_000,
+    deadline=30_000,
     suppress_health_check=_SUPPRESS,
     print_blob=True,
 )
@@ -143,6 +144,8 @@ CASE_TIMEOUT_S = float(os.environ.get("WARGAME_FUZZ_CASE_TIMEOUT", "60"))
 @dataclass
 class _Stats:
     cases: Counter[str] = field(default_factory=Counter)
+    #: "family: what" -> cases (to see a test that ran out of inputs)
+    by_call: Counter[str] = field(default_factory=Counter)
     unexpected: Counter[str] = field(default_factory=Counter)
     #: signature -> {"family", "kind", "count", "example", "detail"}
     distinct: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -418,6 +421,7 @@ def fuzz_case(
     mode of ``scripts/fuzz.py --keep-going``).
     """
     STATS.cases[family] += 1
+    STATS.by_call[f"{family}: {what}"] += 1
     budget = CASE_TIMEOUT_S if timeout_s is None else timeout_s
     failure: FuzzFailure | None = None
     with warnings.catch_warnings(record=True) as caught:

@@ -130,12 +130,15 @@ def classify(v: Any, lo: float, hi: float, *, inner: float, outer: float) -> str
 
 
 def _elements(v: Any) -> list[Any] | None:
-    """The items of a numeric array or list (``None``: not one)."""
-    if isinstance(v, np.ndarray):
-        return list(v.ravel()) if v.dtype.kind in "fiu" else None
-    if isinstance(v, list) and all(is_real_number(x) for x in v):
-        return list(v)
-    return None
+    """The items of a numeric array-like: an array, a list or tuple (nested
+    too) of real numbers (``None``: not one; a bool or text item is not)."""
+    if not isinstance(v, np.ndarray | list | tuple):
+        return None
+    try:
+        arr = np.asarray(v)
+    except (ValueError, TypeError, OverflowError):
+        return None
+    return list(arr.ravel()) if arr.dtype.kind in "fiu" else None
 
 
 # --------------------------------------------------------------------------- #

@@ -62,7 +62,9 @@ def judge_cli(
     bad = check_lines([line[len(PREFIX) :] for line in lines], where=where)
     if bad:
         raise FuzzFailure("message", f"stderr: {bad}")
+    folders = {p.parent for p in outputs if p.parent.is_dir()}
     left = [p for p in outputs if p.exists()]
+    left += [q for d in folders for q in d.iterdir() if q.name.startswith(".")]
     if left:
         raise FuzzFailure("state", f"a refused run left {left[0].name} on disk")
     return 2

@@ -55,7 +55,7 @@ class Saved:
 def identity(game: Game) -> dict[str, Any]:
     """What a save must reproduce exactly."""
     return {
-        "scenario": json.dumps(game.scenario.data, sort_keys=True),
+        "scenario": dict(game.scenario.data),  # == : 150 and 150.0 are equal
         "seed": game.seed,
         "actions": [a.to_dict() for a in game.actions],
         "events": len(game.events),
