@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.wargame-installed
 PYTEST_ARGS ?=
 
-.PHONY: help venv lab lab-headless classroom test lint typecheck unit notebooks bench bench-los map clean
+.PHONY: help venv lab lab-headless classroom test lint typecheck unit notebooks fuzz bench bench-los map clean
 
 help:
 	@echo "make lab        create/refresh .venv and open JupyterLab on notebooks/01_quickstart.ipynb"
@@ -13,6 +13,7 @@ help:
 	@echo "make classroom  serve the classroom app (Voila, pre-heated) on 127.0.0.1"
 	@echo "make classroom HEADLESS=1 PORT=8866   same, without a browser, on a fixed port"
 	@echo "make test       create/refresh .venv and run the whole test suite"
+	@echo "make fuzz       the long property-based search (>= 100,000 generated inputs)"
 	@echo "make bench      run the benchmarks (figures for the README)"
 	@echo "make map        rebuild maps/rhine-remagen from ../shared/geodata"
 
@@ -46,6 +47,11 @@ test: $(STAMP)
 	$(MAKE) --no-print-directory typecheck
 	$(MAKE) --no-print-directory unit
 	$(MAKE) --no-print-directory notebooks
+
+# tests/fuzz under the Hypothesis profile "fuzz" (make test runs the quick "ci" one);
+# the example database is kept in .hypothesis/, the totals in build/fuzz-summary.json
+fuzz: $(STAMP)
+	$(BIN)/python scripts/fuzz.py $(if $(KEEP_GOING),--keep-going,)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_map.py
