@@ -31,6 +31,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from wargame.engine import Game
+from wargame.engine.files import path_text
 
 SEED = 3
 STEPS = 12
@@ -225,8 +226,11 @@ def test_odd_save_files(label: str, saved: Saved, fuzz_dir: Path) -> None:
         else:
             doc["scenario"]["objectives"][0]["vp"] += 5
         target.write_text(json.dumps(doc))
+    shown_path = path_text(target) if isinstance(target, str | Path) else ""
     where = tuple(
-        w for w in {str(target), Path(str(target)).name, "Game.load"} if w.strip()
+        w
+        for w in {str(target), Path(str(target)).name, "Game.load", shown_path}
+        if w.strip()
     )
     with fuzz_case("saves", f"Game.load({label})", label):
         if doc is not None:

@@ -42,6 +42,7 @@ from hypothesis import given, reject
 from hypothesis import strategies as st
 
 from wargame.engine import Game, check_scenario, load_scenario
+from wargame.engine.files import path_text
 
 BASES = base_names(profile_name())
 #: Steps played on a scenario that validates (on a map whose line-of-sight
@@ -270,6 +271,8 @@ def test_odd_scenario_sources(label: str, warm_specs: set[str], fuzz_dir: Path) 
     source = dict(_odd_sources(fuzz_dir))[label]
     text = str(source)
     names = (text[:100], Path(text[:200]).name, str(Path(text[:200])))
+    if isinstance(source, str | Path):
+        names += (path_text(source),)
     where = ("load_scenario", "scenario", *(n for n in names if n.strip()))
     with fuzz_case("scenarios", "load_scenario(odd source)", repr(source)[:200]):
         scenario_case(source, where, warm_specs, fuzz_dir)

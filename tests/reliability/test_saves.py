@@ -559,13 +559,13 @@ def test_save_over_a_folder_refused_without_tmp(tmp_path: Path) -> None:
 
 
 def test_save_and_load_refuse_a_path_that_is_not_a_path() -> None:
-    with pytest.raises(TypeError) as err:
+    with pytest.raises(SaveFileError) as err:
         Game.load(3)  # type: ignore[arg-type]
     assert str(err.value) == (
         "Game.load: path: must be a file path (str or os.PathLike), not 3; give "
         "the path of a file written by Game.save"
     )
-    with pytest.raises(TypeError) as err:
+    with pytest.raises(SaveFileError) as err:
         played(steps=0).save(None)  # type: ignore[arg-type]
     assert str(err.value) == (
         "Game.save: path: must be a file path (str or os.PathLike), not None; "

@@ -33,6 +33,11 @@ class ActionFormatError(ValueError):
 
 
 _SCALARS = (str, int, float, bool, type(None))
+#: The longest text field of an action (unit ids, hex labels, card names are
+#: short; a longer one is a mistake, refused before any message echoes it).
+MAX_ACTION_TEXT = 200
+#: The most items of a list field of an action (a path of hexes, a stack).
+MAX_ACTION_ITEMS = 1000
 _SIMPLE: dict[str, tuple[type, ...]] = {
     "str": (str,),
     "int": (int,),
@@ -75,6 +80,12 @@ class Action:
         return out
 
 
+def _short(value: Any) -> str:
+    from .scenario import shown
+
+    return shown(value)
+
+
 def action_from_dict(
     data: Mapping[str, Any], types: Mapping[str, type[Action]]
 ) -> Action:
@@ -88,29 +99,48 @@ def action_from_dict(
         ActionFormatError: unknown type, unknown or missing field, bad value.
     """
     if not isinstance(data, Mapping):
-        raise ActionFormatError(f"an action must be a mapping, not {data!r}")
+        raise ActionFormatError(f"an action must be a mapping, not {_short(data)}")
     kind = data.get("type")
     cls = types.get(kind) if isinstance(kind, str) else None
     if cls is None:
         known = ", ".join(sorted(types))
-        raise ActionFormatError(f"unknown action type {kind!r}; known: {known}")
+        raise ActionFormatError(f"unknown action type {_short(kind)}; known: {known}")
     names = {f.name: f for f in fields(cls)}
     extra = sorted(set(data) - set(names) - {"type"})
     if extra:
-        raise ActionFormatError(f"{kind}: unknown field(s) {', '.join(extra)}")
+        raise ActionFormatError(
+            f"{kind}: unknown field(s) {', '.join(_short(x)[1:-1] for x in extra[:5])}"
+        )
     kwargs: dict[str, Any] = {}
+    from .scenario import shown
+
     for name, f in names.items():
         if name not in data:
             if f.default is MISSING and f.default_factory is MISSING:
                 raise ActionFormatError(f"{kind}: missing field {name!r}")
             continue
         v = data[name]
-        if isinstance(v, list):
+        if isinstance(v, list | tuple):
+            if len(v) > MAX_ACTION_ITEMS:
+                raise ActionFormatError(
+                    f"{kind}: field {name!r} has {len(v)} items, more than the "
+                    f"limit of {MAX_ACTION_ITEMS}"
+                )
             if not all(isinstance(x, _SCALARS) for x in v):
-                raise ActionFormatError(f"{kind}: field {name!r} has a bad value {v!r}")
+                raise ActionFormatError(
+                    f"{kind}: field {name!r} has a bad value {shown(v)}"
+                )
             v = tuple(v)
         elif not isinstance(v, _SCALARS):
-            raise ActionFormatError(f"{kind}: field {name!r} has a bad value {v!r}")
+            raise ActionFormatError(
+                f"{kind}: field {name!r} has a bad value {shown(v)}"
+            )
+        for x in v if isinstance(v, tuple) else (v,):
+            if isinstance(x, str) and len(x) > MAX_ACTION_TEXT:
+                raise ActionFormatError(
+                    f"{kind}: field {name!r} is a text of {len(x)} characters, more "
+                    f"than the limit of {MAX_ACTION_TEXT}"
+                )
         if not _matches(f.type, v):
             raise ActionFormatError(
                 f"{kind}: field {name!r} must be {f.type}, not {type(v).__name__}"

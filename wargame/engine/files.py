@@ -22,14 +22,16 @@ Examples:
     ... except InputFileError as exc:
     ...     print(exc.problem)
     is 13 bytes, more than the limit of 4 bytes; is this the right file?
-    >>> check_depth({"a": [[[1]]]}, limit=3)
-    Traceback (most recent call last):
-    ...
-    ValueError: nested more than 3 levels deep (tables within tables or arrays within arrays); flatten it
+    >>> try:
+    ...     check_depth({"a": [[[1]]]}, limit=3)
+    ... except ValueError as exc:
+    ...     print(str(exc)[:30])
+    nested more than 3 levels deep
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import stat
@@ -40,9 +42,11 @@ from typing import Any
 __all__ = [
     "MAX_DEPTH",
     "MAX_FILE_BYTES",
+    "PATH_CHARS",
     "InputFileError",
     "check_depth",
     "parse_json",
+    "path_text",
     "read_limited",
     "write_atomic",
 ]
@@ -67,7 +71,26 @@ class InputFileError(ValueError):
     def __init__(self, path: str | os.PathLike[str], problem: str) -> None:
         self.path = str(path)
         self.problem = problem
-        super().__init__(f"{self.path}: {problem}")
+        super().__init__(f"{path_text(path)}: {problem}")
+
+
+#: The most characters of a path shown in a message.
+PATH_CHARS = 200
+
+
+def path_text(path: str | os.PathLike[str]) -> str:
+    """A path as messages show it: cut to :data:`PATH_CHARS` characters, NUL
+    bytes and line breaks escaped, so a message stays one readable line.
+
+    Examples:
+        >>> path_text("a/b.toml"), len(path_text("x" * 5000))
+        ('a/b.toml', 200)
+    """
+    text = str(path)
+    text = text.replace("\x00", "\\x00").replace("\n", "\\n").replace("\r", "\\r")
+    if len(text) > PATH_CHARS:
+        text = text[: PATH_CHARS - 1] + "…"
+    return text
 
 
 def _size_text(n: int) -> str:
@@ -93,6 +116,10 @@ def read_limited(path: str | os.PathLike[str], *, limit: int = MAX_FILE_BYTES) -
         fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         raise InputFileError(path, "no such file") from None
+    except ValueError:  # "embedded null byte"
+        raise InputFileError(
+            path, "the path holds a NUL byte; give the path of a file"
+        ) from None
     except IsADirectoryError:
         raise InputFileError(path, "is a folder, not a file") from None
     except OSError as exc:
@@ -165,8 +192,7 @@ def parse_json(text: str, *, limit: int = MAX_DEPTH) -> Any:
         data = json.loads(text)
     except RecursionError:
         raise ValueError(
-            f"nested more than {limit} levels deep (arrays within arrays); "
-            "flatten it"
+            f"nested more than {limit} levels deep (arrays within arrays); flatten it"
         ) from None
     check_depth(data, limit=limit)
     return data
@@ -206,9 +232,7 @@ def write_atomic(path: str | os.PathLike[str], data: bytes) -> Path:
         os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, p)
     except BaseException:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
-        except OSError:
-            pass
         raise
     return p

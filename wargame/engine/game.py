@@ -63,12 +63,13 @@ from .files import (
     MAX_FILE_BYTES,
     InputFileError,
     parse_json,
+    path_text,
     read_limited,
     write_atomic,
 )
 from .policy import Decision, Policy, RandomPolicy
 from .ruleset import Outcome, RuleContext, Ruleset, get_ruleset
-from .scenario import Scenario, load_scenario
+from .scenario import Scenario, load_scenario, shown
 from .state import GameState, Point
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -150,7 +151,9 @@ class Game:
         game_map: Any = None,
     ) -> None:
         if not isinstance(seed, int | np.integer) or isinstance(seed, bool) or seed < 0:
-            raise ValueError(f"seed must be a whole number >= 0, not {seed!r}")
+            raise ValueError(
+                f"Game: seed: must be a whole number >= 0, not {shown(seed)}"
+            )
         self.scenario = scenario
         self.seed = int(seed)
         self.map = game_map if game_map is not None else scenario.load_map()
@@ -244,11 +247,18 @@ class Game:
             IllegalActionError: the rules do not allow it now (the message says
                 why); the game is left exactly as it was.
         """
-        if isinstance(action, Mapping):
-            try:
-                action = self.ruleset.action_from_dict(action)
-            except ActionFormatError as exc:
-                raise IllegalActionError(str(exc)) from None
+        if not isinstance(action, Mapping | Action):
+            raise IllegalActionError(
+                f"Game.apply: action: {shown(action)} is not an action; give an "
+                "Action or its to_dict() table"
+            )
+        try:
+            # An Action object is checked as a save would decode it (field
+            # types, sizes), so whatever is applied can be saved and replayed.
+            raw = action if isinstance(action, Mapping) else action.to_dict()
+            action = self.ruleset.action_from_dict(raw)
+        except ActionFormatError as exc:
+            raise IllegalActionError(f"Game.apply: action: {exc}") from None
         n0 = len(self._events)
         self._apply_checked(action)
         self._version += 1
@@ -302,6 +312,13 @@ class Game:
         Returns:
             The outcome, or ``None`` if stopped before the end.
         """
+        if turns is not None and (
+            not isinstance(turns, int) or isinstance(turns, bool) or turns < 0
+        ):
+            raise ValueError(
+                f"Game.run: turns: must be a whole number >= 0 or None, not "
+                f"{shown(turns)}"
+            )
         stop = None if turns is None else self.state.turn + turns
         for _ in range(max_actions):
             if self.is_over or (stop is not None and self.state.turn >= stop):
@@ -413,18 +430,21 @@ class Game:
 
     def state_for(self, side: str) -> GameState:
         """One side's view of the current state (hidden enemy units removed)."""
-        self._known_side(side)
+        self._known_side(side, "Game.state_for")
         return self.ruleset.view(self.state, side)
 
-    def _known_side(self, side: str) -> None:
-        if side not in self.state.sides:
-            raise ValueError(f"unknown side {side!r}; sides: {list(self.state.sides)}")
+    def _known_side(self, side: str, fn: str = "Game") -> None:
+        if not isinstance(side, str) or side not in self.state.sides:
+            raise ValueError(
+                f"{fn}: side: unknown side {shown(side)}; give one of "
+                f"{list(self.state.sides)} (or None: the umpire's view)"
+            )
 
     def events_for(self, side: str | None) -> tuple[Event, ...]:
         """The events ``side`` may see (``None``: the umpire's, every event)."""
         if side is None:
             return self.events
-        self._known_side(side)
+        self._known_side(side, "Game.events_for")
         return tuple(e for e in self._events if e.visible(side))
 
     def log_for(self, side: str | None) -> pd.DataFrame:
@@ -436,6 +456,7 @@ class Game:
         """
         if side is None:
             return self.log
+        self._known_side(side, "Game.log_for")
         return self._frame_of(self.events_for(side))
 
     def describe(self, action: Action) -> str:
@@ -452,9 +473,7 @@ class Game:
         """Call ``listener(event, state)`` after every future event."""
         self._listeners.append(listener)
 
-    def replay(
-        self, side: str | None = None
-    ) -> Iterator[tuple[Event, GameState]]:
+    def replay(self, side: str | None = None) -> Iterator[tuple[Event, GameState]]:
         """The states of this game event by event: ``(event, state after it)``.
 
         Rebuilt from the initial state and the events' changes only (no rules,
@@ -462,7 +481,7 @@ class Game:
         the events that side may see, each with the side's view of the state.
         """
         if side is not None:
-            self._known_side(side)
+            self._known_side(side, "Game.replay")
         state = self._initial.copy()
         for event in list(self._events):
             state.apply(event.changes)
@@ -491,7 +510,7 @@ class Game:
         from wargame import __version__
 
         if not isinstance(path, str | os.PathLike):
-            raise TypeError(
+            raise SaveFileError(
                 f"Game.save: path: must be a file path (str or os.PathLike), not "
                 f"{_show(path)}; give the path of the save file to write"
             )
@@ -515,7 +534,8 @@ class Game:
             write_atomic(path, text.encode("utf-8"))
         except OSError as exc:
             raise SaveFileError(
-                f"save file {path}: cannot be written ({exc.strerror or exc}); "
+                f"save file {path_text(path)}: cannot be written "
+                f"({exc.strerror or exc}); "
                 "choose an existing folder you may write to, on a disk with room"
             ) from exc
         return path
@@ -550,7 +570,7 @@ class Game:
 regular file (a device, pipe or socket); give a file
         """
         if not isinstance(path, str | os.PathLike):
-            raise TypeError(
+            raise SaveFileError(
                 f"Game.load: path: must be a file path (str or os.PathLike), not "
                 f"{_show(path)}; give the path of a file written by Game.save"
             )
@@ -558,7 +578,9 @@ regular file (a device, pipe or socket); give a file
         data, version = _read_save(path)
 
         def fail(field: str, problem: str, fix: str = _DAMAGED) -> SaveFileError:
-            return SaveFileError(f"save file {path}: {field}: {problem}; {fix}")
+            return SaveFileError(
+                f"save file {path_text(path)}: {field}: {problem}; {fix}"
+            )
 
         try:
             scenario = load_scenario(data["scenario"])
@@ -673,7 +695,7 @@ def _read_save(path: Path) -> tuple[dict[str, Any], int]:
 
     def fail(field: str | None, problem: str, fix: str = _DAMAGED) -> SaveFileError:
         where = f"{field}: " if field else ""
-        return SaveFileError(f"save file {path}: {where}{problem}; {fix}")
+        return SaveFileError(f"save file {path_text(path)}: {where}{problem}; {fix}")
 
     try:
         raw = read_limited(path, limit=SAVE_MAX_BYTES)
@@ -681,7 +703,7 @@ def _read_save(path: Path) -> tuple[dict[str, Any], int]:
         problem = exc.problem
         if ";" not in problem:
             problem += "; give the path of a file written by Game.save"
-        raise SaveFileError(f"save file {path}: {problem}") from None
+        raise SaveFileError(f"save file {path_text(path)}: {problem}") from None
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -785,8 +807,7 @@ def _read_save(path: Path) -> tuple[dict[str, Any], int]:
                 ", ".join(changed),
                 f"{what} {'was' if len(changed) == 1 else 'were'} changed after "
                 "saving (digest mismatch)",
-                "use an unedited copy of the save, or start again from the "
-                "scenario",
+                "use an unedited copy of the save, or start again from the scenario",
             )
     return data, version
 

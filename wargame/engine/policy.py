@@ -156,11 +156,7 @@ def available_policies(ruleset: str | None = None) -> list[str]:
     """
     _discover()
     return sorted(
-        {
-            n
-            for (r, n) in _POLICIES
-            if ruleset is None or r in (ruleset, ANY_RULESET)
-        }
+        {n for (r, n) in _POLICIES if ruleset is None or r in (ruleset, ANY_RULESET)}
     )
 
 

@@ -73,7 +73,14 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ScenarioError, UnknownRulesetError
-from .files import MAX_DEPTH, InputFileError, check_depth, parse_json, read_limited
+from .files import (
+    MAX_DEPTH,
+    InputFileError,
+    check_depth,
+    parse_json,
+    path_text,
+    read_limited,
+)
 
 __all__ = [
     "FORMAT_VERSION",
@@ -338,7 +345,10 @@ class Scenario:
         try:
             return _load_map_cached(key)
         except ValueError as exc:
-            argument, problem = getattr(exc, "argument", None), getattr(exc, "problem", None)
+            argument, problem = (
+                getattr(exc, "argument", None),
+                getattr(exc, "problem", None),
+            )
             if isinstance(argument, str) and isinstance(problem, str):
                 # the map API's MapArgumentError names its argument: name the
                 # scenario's field instead of "load_map: window.width_m: ..."
@@ -548,12 +558,25 @@ def available_scenarios() -> list[str]:
 
 
 def _resolve(source: str | Path) -> Path:
+    if not isinstance(source, str | os.PathLike):
+        raise ScenarioError(
+            f"load_scenario: source: {shown(source)} is not a scenario; give a "
+            'file path, a scenario name such as "test_remagen", or a table (dict)'
+        )
     path = Path(source)
-    if path.exists() or isinstance(source, Path) or path.suffix or len(path.parts) > 1:
+    try:
+        if (
+            path.exists()
+            or isinstance(source, Path)
+            or path.suffix
+            or len(path.parts) > 1
+        ):
+            return path
+        for d in scenario_dirs():
+            if (d / f"{source}.toml").is_file():
+                return d / f"{source}.toml"
+    except (OSError, ValueError):  # a name too long, a NUL byte: read_limited says
         return path
-    for d in scenario_dirs():
-        if (d / f"{source}.toml").is_file():
-            return d / f"{source}.toml"
     return path
 
 
@@ -571,11 +594,11 @@ def _read(source: str | Path | Mapping[str, Any]) -> tuple[Any, str]:
         # not copied: _validate only reads it, and its result is a fresh copy
         return source, "<dict>"
     path = _resolve(source)
-    where = str(path)
+    where = path_text(path)
     try:
         raw = read_limited(path, limit=MAX_SCENARIO_BYTES)
     except InputFileError as exc:
-        if not os.path.lexists(path):
+        if exc.problem == "no such file":
             known = ", ".join(available_scenarios()) or "(none)"
             raise ScenarioError(
                 f"{where}: no such scenario file (scenarios by name: {known})"

@@ -731,10 +731,14 @@ class Map:
         if isinstance(where, str):
             return self._label(fn, arg, where)
         fix = self._point_fix()
+        try:
+            ndim = np.ndim(where)
+        except ValueError:  # a ragged sequence such as (1.0, [[1.0]])
+            ndim = -1
         if (
             not isinstance(where, Sequence | np.ndarray)
             or isinstance(where, bytes)
-            or np.ndim(where) != 1
+            or ndim != 1
             or len(where) != 2
         ):
             raise MapArgumentError(
