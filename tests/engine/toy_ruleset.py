@@ -32,6 +32,7 @@ from wargame.engine import (
     RuleContext,
     RulesetBase,
     Scenario,
+    ScenarioError,
     Side,
     Unit,
     deck_change,
@@ -78,7 +79,14 @@ class ToyRuleset(RulesetBase):
     positions = "point"
     phases = ("setup", "play", "end")
     event_kinds = (
-        "turn", "step", "spend", "spotted", "revealed", "shoot", "card", "done",
+        "turn",
+        "step",
+        "spend",
+        "spotted",
+        "revealed",
+        "shoot",
+        "card",
+        "done",
     )
     action_types: ClassVar[dict[str, type[Action]]] = {
         c.type: c for c in (Step, Shoot, Play, Done)
@@ -88,6 +96,35 @@ class ToyRuleset(RulesetBase):
     def __init__(self, scenario: Scenario, game_map: Any) -> None:
         self.scenario = scenario
         self.sides = [s["id"] for s in scenario.sides]
+        problems = []
+        for i, raw in enumerate(scenario.units):
+            where = f"units[{i}]"
+            n = raw.get("models")
+            if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 20:
+                problems.append(
+                    scenario.problem(f"{where}.models", "must be a whole number 1-20")
+                )
+            if raw.get("side") not in self.sides:
+                problems.append(
+                    scenario.problem(f"{where}.side", f"must be one of {self.sides}")
+                )
+            for k in ("x", "y"):
+                v = raw.get(k)
+                if not (
+                    isinstance(v, int | float)
+                    and not isinstance(v, bool)
+                    and math.isfinite(v)
+                ):
+                    problems.append(
+                        scenario.problem(f"{where}.{k}", "must be a number of metres")
+                    )
+            f = raw.get("facing", 0)
+            if not isinstance(f, int) or isinstance(f, bool):
+                problems.append(
+                    scenario.problem(f"{where}.facing", "must be a whole number")
+                )
+        if problems:
+            raise ScenarioError(problems)
 
     def initial_state(self) -> GameState:
         st = GameState(ruleset=self.id, phase="setup")

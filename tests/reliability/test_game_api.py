@@ -7,6 +7,7 @@ method and the argument, and the game is left as it was.
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -147,3 +148,35 @@ def test_map_point_that_is_a_ragged_sequence_refused() -> None:
     assert str(err.value).startswith(
         "Map.los: a: (1.0, [[1.0]]) is not a hex label or an (x, y) point; "
     )
+
+
+# --- found by the long search (make fuzz, 112,400 inputs) --------------------- #
+
+
+def test_describe_malformed_action_object_refused(game: Game) -> None:
+    # Game.describe(Fire(weapon={})) raised TypeError: unhashable type: 'dict'
+    with pytest.raises(IllegalActionError) as err:
+        game.describe(Activate(formation={}))  # type: ignore[arg-type]
+    assert str(err.value) == (
+        "Game.describe: action: activate: field 'formation' has a bad value {}"
+    )
+
+
+def test_units_of_a_game_without_units_is_an_empty_frame() -> None:
+    # Game.units raised KeyError "None of ['unit'] are in the columns"
+    data = tomllib.loads(Path("scenarios/test_remagen.toml").read_text())
+    data["units"], data["formations"] = [], []
+    data.pop("reinforcements", None)
+    game = Game(load_scenario(data), seed=1)
+    assert game.units.empty
+    assert {"side", "hex", "status"} <= set(game.units.columns)
+
+
+def test_viewshed_from_an_edge_hex_with_a_tiny_radius() -> None:
+    # AF21's centre lies past the Remagen window; radius 1 m missed the raster
+    # ("window ... does not overlap the raster")
+    import wargame
+
+    m = wargame.load_map(window="Remagen")
+    assert m.viewshed("AF21", 1).area == 0.0
+    assert m.viewshed("AF21", 500).area > 0.0

@@ -138,7 +138,7 @@ def test_deeply_nested_toml_tables_refused(tmp_path: Path) -> None:
 
 def test_dotted_key_of_5000_parts_refused(tmp_path: Path) -> None:
     path = write(tmp_path, "x" + ".a" * 5000 + " = 1\n" + BASE)
-    assert check_scenario(path) == [f"{path}: not a valid scenario file: {DEEP}"]
+    assert check_scenario(path) == [f"{path}: x.a.a.a…: {DEEP}"]
 
 
 def test_deeply_nested_json_refused(tmp_path: Path) -> None:
@@ -153,7 +153,7 @@ def test_deeply_nested_dict_refused() -> None:
     d = changed(lambda d: d.update(x=deep))
     with pytest.raises(ScenarioError) as err:
         load_scenario(d)
-    assert err.value.problems == (f"<dict>: not a valid scenario file: {DEEP}",)
+    assert err.value.problems == (f"<dict>: x.a.a.a…: {DEEP}",)
 
 
 @pytest.mark.parametrize(
@@ -591,3 +591,41 @@ def test_window_hex_bound_is_the_map_apis() -> None:
     from wargame.geo import maps
 
     assert scenario_module.MAX_WINDOW_HEXES == maps.MAX_HEXES
+
+
+# --- found by the long search (make fuzz, 112,400 inputs) --------------------- #
+
+
+def test_objectives_or_reinforcements_null_read_as_none() -> None:
+    # a JSON null validated, then Scenario.objectives raised TypeError
+    data = tomllib.loads(BASE)
+    data["objectives"], data["reinforcements"] = None, None
+    s = load_scenario(data)
+    assert s.objectives == [] and s.reinforcements == []
+
+
+def test_deep_nesting_under_an_unknown_key_names_the_key() -> None:
+    data = tomllib.loads(BASE)
+    deep: Any = 1
+    for _ in range(40):
+        deep = [deep]
+    data["map"]["namee"] = deep
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(data)
+    assert str(err.value) == (
+        "<dict>: map.namee[0][0]…: nested more than 32 levels deep (tables within "
+        "tables, arrays within arrays or dotted keys of many parts); flatten it"
+    )
+
+
+def test_malformed_toml_message_does_not_quote_a_long_line(tmp_path: Path) -> None:
+    # tomllib's message echoed a 25,000-character header line
+    path = tmp_path / "long.toml"
+    path.write_text("[" + "a" * 5000 + "\n" + BASE, encoding="utf-8")
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(path)
+    text = str(err.value)
+    assert text.startswith(
+        f"{path}: not a valid scenario file: malformed TOML at line 1"
+    )
+    assert len(text) < 400

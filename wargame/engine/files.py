@@ -44,6 +44,7 @@ __all__ = [
     "MAX_FILE_BYTES",
     "PATH_CHARS",
     "InputFileError",
+    "TooDeepError",
     "check_depth",
     "parse_json",
     "path_text",
@@ -159,27 +160,50 @@ def read_limited(path: str | os.PathLike[str], *, limit: int = MAX_FILE_BYTES) -
         os.close(fd)
 
 
+class TooDeepError(ValueError):
+    """Nesting deeper than the limit; ``path`` is where (``map.namee[0]``...)."""
+
+    def __init__(self, message: str, path: str = "") -> None:
+        super().__init__(message)
+        self.path = path
+
+
+def _path_of(parts: tuple[Any, ...]) -> str:
+    """``("map", "namee", 0, 0)`` -> ``"map.namee[0][0]"`` (first 4 parts)."""
+    out = ""
+    for part in parts[:4]:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            name = str(part)
+            name = name if len(name) <= 40 else name[:39] + "…"
+            out += f".{name}" if out else name
+    return out + ("…" if len(parts) > 4 else "")
+
+
 def check_depth(data: Any, *, limit: int = MAX_DEPTH) -> None:
     """Refuse tables/arrays nested more than ``limit`` levels (iterative).
 
     Raises:
-        ValueError: naming the limit and the fix.
+        TooDeepError: a ``ValueError`` naming the limit and the fix; its
+            ``path`` says under which key the nesting is too deep.
     """
-    stack: list[tuple[Any, int]] = [(data, 0)]
+    stack: list[tuple[Any, tuple[Any, ...]]] = [(data, ())]
     while stack:
-        value, depth = stack.pop()
+        value, parts = stack.pop()
         if isinstance(value, dict):
-            children: Any = value.values()
+            children: Any = [(v, (*parts, k)) for k, v in value.items()]
         elif isinstance(value, list | tuple):
-            children = value
+            children = [(v, (*parts, i)) for i, v in enumerate(value)]
         else:
             continue
-        if depth >= limit:
-            raise ValueError(
+        if len(parts) >= limit:
+            raise TooDeepError(
                 f"nested more than {limit} levels deep (tables within tables or "
-                "arrays within arrays); flatten it"
+                "arrays within arrays); flatten it",
+                _path_of(parts),
             )
-        stack.extend((v, depth + 1) for v in children)
+        stack.extend(children)
 
 
 def parse_json(text: str, *, limit: int = MAX_DEPTH) -> Any:

@@ -247,18 +247,7 @@ class Game:
             IllegalActionError: the rules do not allow it now (the message says
                 why); the game is left exactly as it was.
         """
-        if not isinstance(action, Mapping | Action):
-            raise IllegalActionError(
-                f"Game.apply: action: {shown(action)} is not an action; give an "
-                "Action or its to_dict() table"
-            )
-        try:
-            # An Action object is checked as a save would decode it (field
-            # types, sizes), so whatever is applied can be saved and replayed.
-            raw = action if isinstance(action, Mapping) else action.to_dict()
-            action = self.ruleset.action_from_dict(raw)
-        except ActionFormatError as exc:
-            raise IllegalActionError(f"Game.apply: action: {exc}") from None
+        action = self._decoded(action, "Game.apply")
         n0 = len(self._events)
         self._apply_checked(action)
         self._version += 1
@@ -415,7 +404,11 @@ class Game:
                     "status": "destroyed" if u.destroyed else "ok",
                 }
             )
-        df = pd.DataFrame(rows).set_index("unit")
+        columns = ["unit", "name", "side", "formation", "type", "hex", "x", "y"]
+        columns += ["strength", "facing", "hidden", "status"]
+        # columns named: a scenario with no units gives an empty frame, not a
+        # KeyError
+        df = pd.DataFrame(rows, columns=columns).set_index("unit")
         # the rule system's columns: an engine column of the same name (e.g.
         # ``status``) is replaced in place, the others follow in the hook's order;
         # a column of only true/false values is boolean, the others are objects
@@ -460,8 +453,27 @@ class Game:
         return self._frame_of(self.events_for(side))
 
     def describe(self, action: Action) -> str:
-        """An action in game terms."""
-        return self.ruleset.describe(self.state, action)
+        """An action in game terms.
+
+        Raises:
+            IllegalActionError: ``action`` is not a well-formed action of this
+                rule system (checked as :meth:`apply` checks it).
+        """
+        return self.ruleset.describe(self.state, self._decoded(action, "Game.describe"))
+
+    def _decoded(self, action: Any, fn: str) -> Action:
+        """``action`` (an Action or its ``to_dict()``) checked as a save decodes
+        it: field types and sizes; so whatever is applied can be saved."""
+        if not isinstance(action, Mapping | Action):
+            raise IllegalActionError(
+                f"{fn}: action: {shown(action)} is not an action; give an "
+                "Action or its to_dict() table"
+            )
+        try:
+            raw = action if isinstance(action, Mapping) else action.to_dict()
+            return self.ruleset.action_from_dict(raw)
+        except ActionFormatError as exc:
+            raise IllegalActionError(f"{fn}: action: {exc}") from None
 
     def view(self, **kwargs: Any) -> Any:
         """The game on an interactive map (:class:`wargame.ui.GameView`)."""

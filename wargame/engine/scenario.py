@@ -262,27 +262,27 @@ class Scenario:
     @property
     def sides(self) -> list[dict[str, Any]]:
         """The ``[[sides]]`` tables."""
-        return list(self.data.get("sides", []))
+        return list(self.data.get("sides") or [])
 
     @property
     def formations(self) -> list[dict[str, Any]]:
         """The ``[[formations]]`` tables."""
-        return list(self.data.get("formations", []))
+        return list(self.data.get("formations") or [])
 
     @property
     def units(self) -> list[dict[str, Any]]:
         """The ``[[units]]`` tables."""
-        return list(self.data.get("units", []))
+        return list(self.data.get("units") or [])
 
     @property
     def objectives(self) -> list[dict[str, Any]]:
         """The ``[[objectives]]`` tables."""
-        return list(self.data.get("objectives", []))
+        return list(self.data.get("objectives") or [])
 
     @property
     def reinforcements(self) -> list[dict[str, Any]]:
         """The ``[[reinforcements]]`` tables."""
-        return list(self.data.get("reinforcements", []))
+        return list(self.data.get("reinforcements") or [])
 
     @property
     def special_rules(self) -> list[str]:
@@ -631,6 +631,7 @@ def _read(source: str | Path | Mapping[str, Any]) -> tuple[Any, str]:
         else:
             at = "end of file" if "end of document" in msg else "unknown position"
             msg = msg.replace("(at end of document)", "").strip()
+        msg = _cut(" ".join(msg.split()), 200)  # tomllib may quote a long line
         raise ScenarioError(f"{bad}: malformed TOML at {at}: {msg}") from None
     except RecursionError:
         raise ScenarioError(f"{bad}: {_too_deep()}") from None
@@ -1124,7 +1125,10 @@ def _validate(data: Any, where: str) -> tuple[list[str], Any]:
         return [f"{where}: a scenario must be a table/dict at top level"], None
     try:
         check_depth(data, limit=MAX_DEPTH)  # iterative: before anything recurses
-    except ValueError:
+    except ValueError as exc:
+        field = getattr(exc, "path", "")
+        if field:  # name the key: it may be an unknown one ("map.namee")
+            return [f"{where}: {field}: {_too_deep()}"], None
         return [f"{where}: not a valid scenario file: {_too_deep()}"], None
     sized = _size_problems(data, where)
     if sized:

@@ -1299,6 +1299,15 @@ class Map:
 
         fn = "Map.viewshed"
         where = self._where(fn, "observer", observer)
+        if isinstance(where, str):
+            # An edge hex's centre may lie just past the map: look from the
+            # nearest point of the map (a small radius would otherwise miss
+            # the elevation raster altogether).
+            cx, cy = self.grid.center(where)
+            xmin, ymin, xmax, ymax = self.bounds
+            inside = (min(max(cx, xmin), xmax), min(max(cy, ymin), ymax))
+            if inside != (cx, cy):
+                where = inside
         r = self._radius(fn, radius_m)
         h_o = _height(fn, "observer_height_m", observer_height_m)
         h_t = _height(fn, "target_height_m", target_height_m)
