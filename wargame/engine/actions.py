@@ -21,6 +21,7 @@ Examples:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, fields
 from typing import Any, ClassVar
@@ -46,14 +47,29 @@ _SIMPLE: dict[str, tuple[type, ...]] = {
 }
 
 
-def _matches(annotation: Any, value: Any) -> bool:
-    """Loose check of a value against a field annotation written as a string."""
+@functools.cache
+def _parts(annotation: Any) -> tuple[str, ...]:
+    """``"str | None"`` -> ``("str", "None")`` (cached: decoding is per action)."""
     text = (
         annotation
         if isinstance(annotation, str)
         else getattr(annotation, "__name__", "")
     )
-    parts = [p.strip() for p in text.split("|")]
+    return tuple(p.strip() for p in text.split("|"))
+
+
+@functools.cache
+def _fields_of(cls: type) -> tuple[tuple[str, Any, bool], ...]:
+    """``(name, annotation, required)`` of an action class's fields (cached)."""
+    return tuple(
+        (f.name, f.type, f.default is MISSING and f.default_factory is MISSING)
+        for f in fields(cls)
+    )
+
+
+def _matches(annotation: Any, value: Any) -> bool:
+    """Loose check of a value against a field annotation written as a string."""
+    parts = _parts(annotation)
     if value is None:
         return "None" in parts or not all(p in _SIMPLE for p in parts)
     for p in parts:
@@ -105,18 +121,16 @@ def action_from_dict(
     if cls is None:
         known = ", ".join(sorted(types))
         raise ActionFormatError(f"unknown action type {_short(kind)}; known: {known}")
-    names = {f.name: f for f in fields(cls)}
-    extra = sorted(set(data) - set(names) - {"type"})
+    known = _fields_of(cls)
+    extra = sorted(set(data) - {n for n, _, _ in known} - {"type"})
     if extra:
         raise ActionFormatError(
             f"{kind}: unknown field(s) {', '.join(_short(x)[1:-1] for x in extra[:5])}"
         )
     kwargs: dict[str, Any] = {}
-    from .scenario import shown
-
-    for name, f in names.items():
+    for name, annotation, required in known:
         if name not in data:
-            if f.default is MISSING and f.default_factory is MISSING:
+            if required:
                 raise ActionFormatError(f"{kind}: missing field {name!r}")
             continue
         v = data[name]
@@ -128,22 +142,22 @@ def action_from_dict(
                 )
             if not all(isinstance(x, _SCALARS) for x in v):
                 raise ActionFormatError(
-                    f"{kind}: field {name!r} has a bad value {shown(v)}"
+                    f"{kind}: field {name!r} has a bad value {_short(v)}"
                 )
             v = tuple(v)
         elif not isinstance(v, _SCALARS):
             raise ActionFormatError(
-                f"{kind}: field {name!r} has a bad value {shown(v)}"
+                f"{kind}: field {name!r} has a bad value {_short(v)}"
             )
         for x in v if isinstance(v, tuple) else (v,):
-            if isinstance(x, str) and len(x) > MAX_ACTION_TEXT:
+            if type(x) is str and len(x) > MAX_ACTION_TEXT:
                 raise ActionFormatError(
                     f"{kind}: field {name!r} is a text of {len(x)} characters, more "
                     f"than the limit of {MAX_ACTION_TEXT}"
                 )
-        if not _matches(f.type, v):
+        if not _matches(annotation, v):
             raise ActionFormatError(
-                f"{kind}: field {name!r} must be {f.type}, not {type(v).__name__}"
+                f"{kind}: field {name!r} must be {annotation}, not {type(v).__name__}"
             )
         kwargs[name] = v
     try:
