@@ -59,7 +59,7 @@ def _parts(annotation: Any) -> tuple[str, ...]:
 
 
 @functools.cache
-def _fields_of(cls: type) -> tuple[tuple[str, Any, bool], ...]:
+def _fields_of(cls: Any) -> tuple[tuple[str, Any, bool], ...]:
     """``(name, annotation, required)`` of an action class's fields (cached)."""
     return tuple(
         (f.name, f.type, f.default is MISSING and f.default_factory is MISSING)
@@ -119,8 +119,8 @@ def action_from_dict(
     kind = data.get("type")
     cls = types.get(kind) if isinstance(kind, str) else None
     if cls is None:
-        known = ", ".join(sorted(types))
-        raise ActionFormatError(f"unknown action type {_short(kind)}; known: {known}")
+        names = ", ".join(sorted(types))
+        raise ActionFormatError(f"unknown action type {_short(kind)}; known: {names}")
     known = _fields_of(cls)
     extra = sorted(set(data) - {n for n, _, _ in known} - {"type"})
     if extra:
