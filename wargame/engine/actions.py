@@ -58,13 +58,19 @@ def _parts(annotation: Any) -> tuple[str, ...]:
     return tuple(p.strip() for p in text.split("|"))
 
 
-@functools.cache
-def _fields_of(cls: Any) -> tuple[tuple[str, Any, bool], ...]:
+_FIELDS: dict[type, tuple[tuple[str, Any, bool], ...]] = {}
+
+
+def _fields_of(cls: type) -> tuple[tuple[str, Any, bool], ...]:
     """``(name, annotation, required)`` of an action class's fields (cached)."""
-    return tuple(
-        (f.name, f.type, f.default is MISSING and f.default_factory is MISSING)
-        for f in fields(cls)
-    )
+    got = _FIELDS.get(cls)
+    if got is None:
+        got = tuple(
+            (f.name, f.type, f.default is MISSING and f.default_factory is MISSING)
+            for f in fields(cls)
+        )
+        _FIELDS[cls] = got
+    return got
 
 
 def _matches(annotation: Any, value: Any) -> bool:
