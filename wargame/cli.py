@@ -663,22 +663,12 @@ def _add_batch_parser(sub: Any) -> None:
     pb.set_defaults(func=_cmd_batch)
 
 
-def _write_atomic(path: Path, write: Any) -> None:
-    """Write through a temporary file in the same folder, then rename it."""
-    import tempfile
+def _write_atomic(path: Path, data: bytes) -> None:
+    """``files.write_atomic`` into ``path``'s folder, made if missing."""
+    from wargame.engine.files import write_atomic
 
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    os.close(fd)
-    mask = os.umask(0)
-    os.umask(mask)
-    try:
-        write(Path(tmp))
-        os.chmod(tmp, 0o666 & ~mask)  # as an ordinary file, not mkstemp's 0600
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomic(path, data)
 
 
 def _scenario_or_usage(source: str) -> Any:
@@ -782,12 +772,13 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if out is not None:
         log = game.log
         if out.suffix.lower() == ".csv":
-            _write_atomic(out, lambda p: log.to_csv(p, index=False))
+            _write_atomic(out, log.to_csv(index=False).encode("utf-8"))
         else:
             log = log.assign(dice=log["dice"].map(lambda d: list(d) if d else None))
-            _write_atomic(out, lambda p: log.to_parquet(p, index=False))
+            _write_atomic(out, log.to_parquet(None, index=False))
     if save is not None:
-        _write_atomic(save, lambda p: game.save(p))
+        save.parent.mkdir(parents=True, exist_ok=True)
+        game.save(save)  # atomic itself (files.write_atomic)
     st = game.state
     side_names = {s: st.sides[s].name for s in sides}
     print(f"{scenario.title} ({scenario.id}, {scenario.ruleset}), seed {args.seed}")
