@@ -149,7 +149,7 @@ def activate(g: Game, formation: str) -> None:
         if v.get("active") == formation and not v.get("drawn") and not v.get("opp"):
             return
         d = v.get("drawn")
-        if d == formation or (d and d in v.get("deferred", ())):
+        if d == formation or (d and v.get("drawn_deferred")):
             g.apply(Activate(d))
         elif d:
             g.apply(Defer(d))

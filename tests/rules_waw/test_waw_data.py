@@ -109,7 +109,7 @@ def test_unit_classes_and_target_types_are_consistent() -> None:
             assert tt is waw.TargetType.LIGHT_ARMORED, unit.id
         if unit.unit_class == "armored":
             assert tt is waw.TargetType.ARMORED, unit.id
-        if unit.unit_class in ("infantry",):
+        if unit.unit_class in ("infantry", "mortar"):
             assert tt is waw.TargetType.UNARMORED, unit.id
         if unit.one_sided:
             assert unit.reduced is None
@@ -122,6 +122,29 @@ def test_unit_classes_and_target_types_are_consistent() -> None:
                 if full is not None and red is not None:
                     assert red.fp <= full.fp, (unit.id, kind)
             assert unit.reduced.assault <= unit.full.assault, unit.id
+
+
+def test_sp_mortars_are_unarmored_targets() -> None:
+    # WaW 001 §6.1: "mortars and infantry" are the unarmored targets; the
+    # self-propelled FV432M and PzMSR (seed 000 §1.3.4.3) are mortars too.
+    for uid in ("pzmsr", "fv432_mortar", "us_mortar81", "ussr_mortar120"):
+        unit = get_unit(uid)
+        assert unit.target_type() is waw.TargetType.UNARMORED, uid
+        assert unit.target_type(reduced=True) is waw.TargetType.UNARMORED, uid
+        assert unit.full.armor is None and unit.full.save is None, uid
+    # a mortar counter with armor is refused, like an armored infantry platoon
+    data = get_unit("pzmsr").model_dump()
+    data["full"]["armor"], data["full"]["save"] = 1, 6
+    with pytest.raises(ValueError, match="mortar unit must not have armor"):
+        type(get_unit("pzmsr")).model_validate(data)
+    # so an M60's HE at a PzMSR in the open gets no save roll at all (two hits
+    # disrupt and reduce it, as on infantry)
+    shot = waw.resolve_fire(
+        waw.FixedDice([6, 6]), "m60", "pzmsr", range_hexes=3, terrain="clear", kind="he"
+    )
+    assert shot.roll.save_dice == ()
+    assert shot.result.after.strength.value == "reduced"
+    assert shot.result.after.disrupted
 
 
 def test_terrain_chart_covers_the_map_vocabulary() -> None:

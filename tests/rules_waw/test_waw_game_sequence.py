@@ -108,21 +108,26 @@ def test_drawn_chit_is_activated_or_deferred_by_its_owner() -> None:
     assert drawn in g.state.vars["deferred"]
 
 
-def test_a_formation_may_be_deferred_only_once_per_turn() -> None:
-    # ASSUMPTION (the seed sets no limit): one deferral per formation and turn.
-    for seed in range(40):
+def test_a_deferred_chit_may_not_be_deferred_again() -> None:
+    # ASSUMPTION 23 (the seed sets no limit): each chit once per turn.  The
+    # Soviet formation has one chit: drawn again after deferring, it is activated.
+    for seed in range(60):
         g = Game.from_scenario(scenario(BASIC), seed=seed)
         first = g.state.vars["drawn"]
+        if first != "B":
+            continue
         turn = g.state.turn
         g.apply(Defer(first))
         while not g.is_over and g.state.turn == turn:
             v = g.state.vars
             if v.get("drawn") == first:
+                assert v.get("drawn_deferred") is True
                 with pytest.raises(IllegalActionError) as err:
                     g.apply(Defer(first))
                 name = g.state.formations[first].name
                 assert str(err.value) == (
-                    f"{name} was already deferred this turn; activate it now"
+                    f"this chit of {name} was already deferred this turn; "
+                    "activate it now"
                 )
                 assert g.legal_actions() == [Activate(first)]
                 return
@@ -131,6 +136,36 @@ def test_a_formation_may_be_deferred_only_once_per_turn() -> None:
             elif v.get("active"):
                 g.apply(EndActivation())
     pytest.fail("no seed redrew a deferred chit in the same turn")
+
+
+def test_each_nato_chit_may_be_deferred() -> None:
+    # Deferral is per chit (assumption 23): a NATO company with two chits may
+    # defer each of them once, and only a chit deferred before must be activated.
+    seen = set()
+    for seed in range(80):
+        g = Game.from_scenario(scenario(BASIC), seed=seed)
+        turn, deferrals = g.state.turn, 0
+        while not g.is_over and g.state.turn == turn:
+            v = g.state.vars
+            if v.get("drawn") == "A":
+                if v.get("drawn_deferred"):
+                    assert g.legal_actions() == [Activate("A")]
+                    seen.add(("again", deferrals))
+                    g.apply(Activate("A"))
+                else:
+                    assert Defer("A") in g.legal_actions()
+                    g.apply(Defer("A"))
+                    deferrals += 1
+                    assert g.state.vars["deferred"].count("A") <= 2
+            elif v.get("drawn"):
+                g.apply(Activate(v["drawn"]))
+            elif v.get("active"):
+                g.apply(EndActivation())
+        if deferrals == 2:
+            seen.add(("both", 2))
+        if {("both", 2), ("again", 1)} <= seen:
+            return
+    pytest.fail(f"no seed deferred both NATO chits and redrew one: {seen}")
 
 
 def test_cleanup_removes_ops_complete_and_returns_all_chits() -> None:

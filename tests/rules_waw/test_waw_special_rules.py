@@ -378,32 +378,36 @@ def test_tow_jeep_example_played_on_the_map() -> None:
         assert (a1.strength, disrupted(a1)) == after
 
 
-def test_destroyed_vehicle_leaves_a_wreck_that_light_vehicles_keep_out_of() -> None:
-    # WaW 1.3.4.2: light-armored and unarmored vehicles must keep clear of wreck
-    # markers (assumption: they may not enter a wreck hex); tanks may.
+def test_light_vehicles_leave_wrecks_and_may_enter_wreck_hexes() -> None:
+    # WaW 1.3.4.2 (last line): light-armored and unarmored vehicles DO leave wreck
+    # markers; no seed text bars anyone from a wreck hex.
     units = with_hqs(
         [
             unit("A1", "m60", "A", "N17"),
             unit("A2", "m113", "A", "N17", name="M113 2/A"),
-            unit("A3", "m60", "A", "M18"),
+            unit("A3", "tow_jeep", "A", "M18", name="TOW jeep 3/A"),
         ],
         [
-            unit("B1", "t72", "B", "M17", strength="reduced"),
+            unit("B1", "btr70", "B", "M17", strength="reduced"),
             unit("B2", "t72", "B", "H17"),
         ],
     )
     g = game_for(units)
-    g.rng = FixedDice([6, 6, 6, 6, 1, 1])
+    # HE 2 at the reduced BTR-70 (light armor 1 saving on 6): two hits, one
+    # armor die of 1 saves nothing: reduced again = destroyed.
+    g.rng = FixedDice([6, 6, 1])
     n0 = len(g.events)
-    g.apply(Fire("A1", "B1", "ap"))
+    g.apply(Fire("A1", "B1", "he"))
     ev = since(g, n0)
     assert kinds(ev) == ["fire", "save", "hit", "wreck"]
+    assert g.state.units["B1"].destroyed
     assert g.state.vars["wrecks"] == ("M17",)
-    assert refused(g, Move("A2", "M17")) == (
-        "M113 2/A is a light-armored/unarmored vehicle and may not enter the wreck "
-        "hex M17 (WaW 1.3.4.2)"
-    )
-    g.apply(Move("A3", "M17"))  # a tank may
+    # the light-armored M113 and the unarmored TOW jeep both drive into the wreck hex
+    g.apply(Move("A2", "M17"))
+    assert g.state.units["A2"].position == "M17"
+    while g.state.vars.get("opp"):  # the T-72 at H17 lets it pass
+        g.apply(Pass())
+    g.apply(Move("A3", "M17"))
     assert g.state.units["A3"].position == "M17"
 
 
@@ -608,6 +612,34 @@ def test_helicopter_flies_over_the_rhine() -> None:
     hold_fire(g)
     assert g.state.units["AH"].position == "R10"
     assert g.state.units["AH"].attrs["mp"] == 1.0
+
+
+def test_helicopters_do_not_capture_hexes() -> None:
+    # ASSUMPTION 43: helicopters fly over the ground and take none of it: moving
+    # through an enemy objective leaves it the enemy's, and a lone enemy HQ is
+    # not overrun by a helicopter (a ground unit entering would destroy it).
+    units = [
+        unit("A-HQ", "us_hq", "A", "T11"),
+        unit("A1", "m60", "A", "T11"),
+        unit("AH", "ah1", "A", "S11", name="Cobra 1/A"),
+        unit("B-HQ", "ussr_hq", "B", "Q11", name="HQ 1/74"),
+        unit("B1", "t72", "B", "H17"),
+    ]
+    g = game_for(
+        units, objectives=[{"hex": "R10", "vp": 2, "controlled_by": "pact"}]
+    )
+    n0 = len(g.events)
+    g.apply(Move("AH", "R10"))
+    hold_fire(g)
+    assert g.state.units["AH"].position == "R10"
+    assert g.state.control["R10"] == "pact"
+    (move,) = [e for e in since(g, n0) if e.kind == "move"]
+    assert move.result == "moved" and "objective" not in move.detail
+    assert g.ruleset.victory_points(g.state)["pact"] == 2
+    assert refused(g, Move("AH", "Q11")) == (
+        "Cobra 1/A is a helicopter and takes no ground: it may not enter Q11, "
+        "held by HQ 1/74"
+    )
 
 
 # --------------------------------------------------------------------------- #

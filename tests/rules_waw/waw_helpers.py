@@ -88,7 +88,7 @@ def activate(game: Game, formation: str, *, limit: int = 400) -> None:
         if drawn == formation:
             game.apply(Activate(formation))
         elif drawn:
-            if drawn in v.get("deferred", ()):
+            if v.get("drawn_deferred"):
                 game.apply(Activate(drawn))
             else:
                 game.apply(Defer(drawn))

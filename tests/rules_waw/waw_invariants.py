@@ -6,8 +6,8 @@ calls it with each event and the state that event produced.  It raises
 
 Per event:
 * stacking: at most 2 counted units per side and hex; at most one HQ per hex;
-* wrecks: at most one marker per hex; light-armored and unarmored vehicles
-  never move into a wreck hex (WaW 1.3.4.2);
+* wrecks: at most one marker per hex (WaW 1.3.4.2); helicopters never take a
+  hex (assumption 43);
 * positions: every unit in play has exactly one on-map hex (reinforcements not
   yet arrived have none); passengers share their carrier's hex; no hex holds
   units of both sides;
@@ -83,9 +83,10 @@ class InvariantChecker:
                     self.dead.add(key)  # type: ignore[arg-type]
                 else:  # an HQ replaced after clean-up (WaW 1.3.3.3)
                     self.dead.discard(key)  # type: ignore[arg-type]
-        if event.kind == "move" and self.rules.info[event.unit].light_vehicle:
-            # WaW 1.3.4.2: light-armored and unarmored vehicles keep out of wrecks
-            assert event.hex_to not in state.vars.get("wrecks", ()), where
+        if event.kind in ("move", "reinforcement") and event.unit:
+            if self.rules.info[event.unit].is_helicopter:
+                # assumption 43: helicopters take no ground
+                assert not any(c[0] == "control" for c in event.changes), where
         if event.kind == "cleanup":
             self.done.clear()
             assert not any(ops_complete(u) for u in state.units.values()), where
@@ -137,8 +138,11 @@ class InvariantChecker:
             assert now == self.turn_chits, f"{where}: chits {now} != {self.turn_chits}"
             ends = sum(1 for c in state.decks["aside"] if c == END_CHIT)
             assert ends == state.vars.get("end_chits", 0) <= 2, where
-            for f in state.vars.get("deferred", ()):
-                assert state.vars["deferred"].count(f) == 1, where
+            # a chit is deferred at most once (assumption 23): the deferred
+            # chits still in the cup are among the formation's chits there
+            deferred = Counter(state.vars.get("deferred", ()))
+            for f, n in deferred.items():
+                assert n <= Counter(state.decks["cup"])[f], where
         acting = state.vars.get("acting")
         if acting is not None:
             u = state.units[acting]

@@ -142,7 +142,6 @@ class _Info:
     is_mortar: bool = False
     is_bridge_layer: bool = False
     is_vehicle: bool = False
-    light_vehicle: bool = False  # light-armored or unarmored vehicle (1.3.4.2)
 
 
 #: Static facts about one unit (:meth:`WawRuleset.unit_info`).

@@ -111,12 +111,13 @@ class _Activation(_Queries):
         r = self._why_not_activate(state, Activate(a.formation))
         if r:
             return r
-        if a.formation in state.vars.get("deferred", ()):
-            # ASSUMPTION: a formation may be deferred once per turn (the seed
-            # sets no limit; this one guarantees the phase ends).
+        if state.vars.get("drawn_deferred"):
+            # ASSUMPTION 23: each chit may be deferred once per turn (the seed
+            # sets no limit; this one guarantees the phase ends).  A NATO company
+            # with two chits may defer each of them once.
             return (
-                f"{self._fname(state, a.formation)} was already deferred this turn; "
-                "activate it now"
+                f"this chit of {self._fname(state, a.formation)} was already "
+                "deferred this turn; activate it now"
             )
         return None
 
@@ -143,11 +144,11 @@ class _Activation(_Queries):
         return None
 
     def _chit_options(self, state: GameState) -> list[Action]:
-        """Activate the drawn formation chit, or defer it (once per turn)."""
+        """Activate the drawn formation chit, or defer it (once per chit and turn)."""
         v = state.vars
         f = v["drawn"]
         acts: list[Action] = [Activate(f)]
-        if f not in v.get("deferred", ()):
+        if not v.get("drawn_deferred"):
             acts.append(Defer(f))
         return acts
 
@@ -227,7 +228,7 @@ class _Activation(_Queries):
             formation=f.id,
             result="activated",
             detail=f"{f.name} is activated: its action phase begins",
-            changes=var_change(drawn=None, active=f.id)
+            changes=var_change(drawn=None, drawn_deferred=None, active=f.id)
             + state_change(phase="action")
             + deck_change("aside", (*st.decks["aside"], f.id)),
         )

@@ -249,9 +249,10 @@ class UnitType(_Sourced):
                 # WaW 1.3.4.5: all AA vehicles are light armored
                 raise ValueError(f"{c} unit needs armor 1 and save 5-6")
             if (
-                c in (UnitClass.INFANTRY, UnitClass.UNARMORED_VEHICLE)
+                c in (UnitClass.INFANTRY, UnitClass.UNARMORED_VEHICLE, UnitClass.MORTAR)
                 and side.armor is not None
             ):
+                # WaW 001 §6.1: infantry and mortars are unarmored targets
                 raise ValueError(f"{c} unit must not have armor")
             if c is UnitClass.HQ and (side.leadership is None or side.morale is None):
                 raise ValueError("HQ needs leadership and morale on each side")
@@ -310,6 +311,10 @@ class UnitType(_Sourced):
         side = self.side(reduced)
         if self.unit_class is UnitClass.HELICOPTER:
             return TargetType.AIRCRAFT
+        if self.unit_class is UnitClass.MORTAR:
+            # WaW 001 §6.1: the unarmored targets of Blood and Bridges are "mortars
+            # and infantry" - self-propelled mortars (FV432M, PzMSR) included.
+            return TargetType.UNARMORED
         if side.light_armored:
             return TargetType.LIGHT_ARMORED
         if side.armor is not None:

@@ -743,8 +743,12 @@ class _Fire(_Queries):
             h = u.position
             wrecks = st.vars.get("wrecks", ())
             if (i.is_vehicle or i.is_hq) and isinstance(h, str) and h not in wrecks:
-                # WaW 1.3.4.2 / HQ in combat (seed 000): a destroyed vehicle (or
-                # HQ) leaves a wreck marker in its hex, one per hex (ASSUMPTION 48).
+                # WaW 1.3.4.2: destroyed vehicles leave a wreck marker, light-
+                # armored and unarmored ones too (the section's last line); HQ in
+                # combat (seed 000): a destroyed HQ leaves one if the hex has none.
+                # The marker bars no one from the hex (no seed text says so).
+                # ASSUMPTION 48: one marker per hex; helicopters and infantry
+                # leave none; the marker has no other effect in play.
                 _unit_event(
                     ctx,
                     "wreck",

@@ -3,7 +3,7 @@
 Rule sections: WaW 5.0 (movement points, terrain and road costs, rivers only at
 bridges and ferries), WaW Stacking, hex capture (RULES_NOTES 1.2 FOUND [B]), HQ
 movement (from stack to stack, the risk roll and its exposure), 5.2 carriers
-(mount, dismount), 1.3.4.2 wreck markers, the seed 000 bridge units (MTU-55:
+(mount, dismount), the seed 000 bridge units (MTU-55:
 lay and take up a bridge), 9.0 helicopter modes, 6.1.5 hiding (1.3.4.4: not in
 the sight of enemy recon).  A move may open opportunity fire (6.2, :mod:`.fire`)
 and be attacked in an "In Zone" hex (:mod:`.support`).
@@ -93,12 +93,13 @@ class _Movement(_Queries):
             return f"{u.name} has {left:g} MP left; entering {to} costs {cost:g}"
         if snap.combat.get((to, self.enemy_of(u.side))):
             return f"{to} holds enemy units: assault it instead"
-        if self.info[u.id].light_vehicle and to in st.vars.get("wrecks", ()):
-            # WaW 1.3.4.2: light-armored and unarmored vehicles keep clear of
-            # wreck markers (ASSUMPTION 48: they may not enter a wreck hex).
+        enemy_hq = snap.hq.get(to)
+        if self.info[u.id].is_helicopter and enemy_hq and enemy_hq.side != u.side:
+            # ASSUMPTION 43: helicopters take no ground, so they do not overrun a
+            # lone HQ either (and no hex ever holds both sides).
             return (
-                f"{u.name} is a light-armored/unarmored vehicle and may not enter "
-                f"the wreck hex {to} (WaW 1.3.4.2)"
+                f"{u.name} is a helicopter and takes no ground: it may not enter "
+                f"{to}, held by {enemy_hq.name}"
             )
         # WaW Stacking: at most two units per hex, always.
         n = snap.count.get((to, u.side), 0) + (1 if self.info[u.id].counts else 0)
@@ -193,8 +194,9 @@ class _Movement(_Queries):
             note += f"; {st.units[escort].name} moves with it"
         changes += var_change(acting=u.id, escort=escort)
         # WaW hex capture (RULES_NOTES 1.2 FOUND [B]): the last side to move
-        # through a hex controls it.
-        captured = st.control.get(to) != u.side
+        # through a hex controls it.  ASSUMPTION 43: ground units only - a
+        # helicopter flies over and holds no hex or objective.
+        captured = st.control.get(to) != u.side and not self.info[u.id].is_helicopter
         if captured:
             changes += control_change(to, u.side)
         obj = [name for h, _vp, name in self.objectives if h == to]

@@ -168,6 +168,7 @@ class _Sequence(_Queries):
                 end_chits=0,
                 deferred=(),
                 drawn=None,
+                drawn_deferred=None,
                 active=None,
                 acting=None,
                 escort=None,
@@ -265,8 +266,8 @@ class _Sequence(_Queries):
                 )
                 if p is not None:
                     changes += unit_change(p.id, position=dest, arrives=None)
-                if st.control.get(dest) != u.side:
-                    changes += control_change(dest, u.side)
+                if st.control.get(dest) != u.side and not i.is_helicopter:
+                    changes += control_change(dest, u.side)  # not by helicopters (43)
                 aboard = f" carrying {p.name}" if p is not None else ""
                 ctx.emit(
                     "reinforcement",
@@ -337,17 +338,28 @@ class _Sequence(_Queries):
             self._chaos(ctx, drawer)
             return
         f = st.formations[chit]
+        # ASSUMPTION 23: deferral is per chit.  A deferred chit goes back at the
+        # end of the cup and draws keep the cup's order, so the deferred chits of
+        # a formation are always its last occurrences in the cup.
+        again, deferred = _take_deferred(v.get("deferred", ()), st.decks["cup"], pick)
         ctx.emit(
             "draw",
             side=drawer,
             formation=chit,
             target=chit,
-            result="formation chit",
+            result="formation chit (deferred before)" if again else "formation chit",
             detail=(
-                f"{who} draws the chit of {f.name} ({st.sides[f.side].name}); "
-                f"{_plural(len(cup), 'chit')} left in the cup"
+                f"{who} draws {'a deferred' if again else 'the'} chit of {f.name} "
+                f"({st.sides[f.side].name}); {_plural(len(cup), 'chit')} left in "
+                "the cup"
             ),
-            changes=deck_change("cup", cup) + var_change(drawn=chit, next_drawer=nxt),
+            changes=deck_change("cup", cup)
+            + var_change(
+                drawn=chit,
+                drawn_deferred=True if again else None,
+                deferred=deferred,
+                next_drawer=nxt,
+            ),
         )
 
     def _chaos(self, ctx: RuleContext, side: str) -> None:
@@ -380,6 +392,7 @@ class _Sequence(_Queries):
             return
         (pick,) = roll_d6(ctx.rng, 1)
         idx = mine[(pick - 1) * len(mine) // 6]
+        _again, deferred = _take_deferred(st.vars.get("deferred", ()), cup, idx)
         chit = cup.pop(idx)
         ctx.emit(
             "chaos",
@@ -394,7 +407,8 @@ class _Sequence(_Queries):
                 f"this turn (d6 = {pick} picks it)"
             ),
             changes=deck_change("cup", cup)
-            + deck_change("aside", (*st.decks["aside"], chit)),
+            + deck_change("aside", (*st.decks["aside"], chit))
+            + (var_change(deferred=deferred) if _again else ()),
         )
 
     def _cleanup(self, ctx: RuleContext) -> None:
@@ -418,7 +432,9 @@ class _Sequence(_Queries):
             for key in ("mp", "lead_used", "mode_set", "shock"):
                 if key in u.attrs:
                     changes += unit_change(u.id, **{key: None})
-        changes += var_change(drawn=None, active=None, acting=None, escort=None)
+        changes += var_change(
+            drawn=None, drawn_deferred=None, active=None, acting=None, escort=None
+        )
         changes += clear_opp_window() + var_change(deferred=())
         # Clean-up (seed 000): remove "In Zone" markers; adjust smoke markers.
         # ASSUMPTION 54: fresh smoke (2) thins (1) at the first clean-up and is gone
@@ -587,9 +603,37 @@ class _Sequence(_Queries):
                 termination=termination,
                 vp=tuple(vp.items()),
                 drawn=None,
+                drawn_deferred=None,
                 active=None,
                 acting=None,
                 escort=None,
             )
             + clear_opp_window(),
         )
+
+
+def _take_deferred(
+    deferred: tuple[str, ...], cup: tuple[str, ...] | list[str], index: int
+) -> tuple[bool, tuple[str, ...]]:
+    """Is the chit at ``cup[index]`` one that was deferred this turn?
+
+    ``deferred`` lists the deferred chits still in the cup (a formation once per
+    deferred chit).  They went back at the end of the cup, so they are the last
+    occurrences of their formation there.  Returns the answer and ``deferred``
+    without that chit.
+
+    >>> _take_deferred(("A",), ["A", "B", "A"], 2)
+    (True, ())
+    >>> _take_deferred(("A",), ["A", "B", "A"], 0)
+    (False, ('A',))
+    """
+    chit = cup[index]
+    n_deferred = deferred.count(chit)
+    if not n_deferred:
+        return False, deferred
+    later = sum(1 for c in list(cup)[index + 1 :] if c == chit)
+    if later >= n_deferred:
+        return False, deferred
+    rest = list(deferred)
+    rest.remove(chit)
+    return True, tuple(rest)

@@ -43,7 +43,6 @@ from ._common import (
 from .board import DEFAULT_LOS_HEIGHTS, WawBoard, board_for
 from .catalog import (
     ROAD_CLASSES,
-    TargetType,
     TerrainChart,
     UnitClass,
     UnitType,
@@ -324,9 +323,6 @@ class _Setup(_Queries):
                 is_mortar=utype.unit_class is UnitClass.MORTAR,
                 is_bridge_layer=utype.unit_class is UnitClass.BRIDGE_LAYER,
                 is_vehicle=utype.is_vehicle,
-                light_vehicle=utype.is_vehicle
-                and utype.target_type()
-                in (TargetType.LIGHT_ARMORED, TargetType.UNARMORED_VEHICLE),
             )
             units[uid] = Unit(
                 uid,
