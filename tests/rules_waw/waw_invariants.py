@@ -83,10 +83,13 @@ class InvariantChecker:
                     self.dead.add(key)  # type: ignore[arg-type]
                 else:  # an HQ replaced after clean-up (WaW 1.3.3.3)
                     self.dead.discard(key)  # type: ignore[arg-type]
-        if event.kind in ("move", "reinforcement") and event.unit:
-            if self.rules.info[event.unit].is_helicopter:
-                # assumption 43: helicopters take no ground
-                assert not any(c[0] == "control" for c in event.changes), where
+        if (
+            event.kind in ("move", "reinforcement")
+            and event.unit
+            and self.rules.info[event.unit].is_helicopter
+        ):
+            # assumption 43: helicopters take no ground
+            assert not any(c[0] == "control" for c in event.changes), where
         if event.kind == "cleanup":
             self.done.clear()
             assert not any(ops_complete(u) for u in state.units.values()), where
