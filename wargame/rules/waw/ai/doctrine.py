@@ -386,6 +386,8 @@ class _Plan:
             for u in self.view.own
             if carried_by(u) is None
             and not self.rules.unit_info(u.id).is_hq
+            # helicopters take no ground (rules assumption 43): no garrison duty
+            and not self.rules.unit_info(u.id).is_helicopter
             and not (
                 self.rules.unit_info(u.id).is_carrier
                 and any(carried_by(p) == u.id for p in self.view.own)
