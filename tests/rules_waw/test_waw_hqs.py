@@ -57,9 +57,7 @@ def hq_scenario(
     sc = scenario([*team_a, *TEAM_C, *PACT], first_side="pact")
     if hq_types is not None:
         sc["formations"][0]["hq_types"] = hq_types
-    sc["formations"].append(
-        {"id": "C", "side": "nato", "name": "Team C", "hq": "C-HQ"}
-    )
+    sc["formations"].append({"id": "C", "side": "nato", "name": "Team C", "hq": "C-HQ"})
     return sc
 
 
@@ -106,10 +104,12 @@ def test_hq_replacement_is_owners_choice_of_matching_type() -> None:
     assert g.current_side == "nato"
     assert g.legal_actions() == [ReplaceHQ("A-HQ", "O18"), ReplaceHQ("A-HQ", "P17")]
     rules = g.ruleset
-    tried = [ReplaceHQ(hq, h) for hq in sorted(rules.hq_ids) for h in rules.board.labels]
+    hexes = rules.board.labels
+    tried = [ReplaceHQ(hq, h) for hq in sorted(rules.hq_ids) for h in hexes]
     assert {a for a in tried if rules.why_not(st, a) is None} == set(g.legal_actions())
     ask = g.events[-1]
-    assert (ask.kind, ask.unit, ask.result) == ("hq_replacement", "A-HQ", "owner chooses")
+    assert (ask.kind, ask.unit) == ("hq_replacement", "A-HQ")
+    assert ask.result == "owner chooses"
     assert "(O18, P17)" in ask.detail and "M60" in ask.detail
     # the clean-up's markers came first, the chits wait for the choice
     kinds = [e.kind for e in g.events]
@@ -279,7 +279,7 @@ def test_reduced_hq_failing_its_move_roll_is_destroyed() -> None:
     g.rng = FixedDice([1])  # 1 + 1 (adjacent) = 2: fails
     n0 = len(g.events)
     g.apply(MoveHQ("A-HQ", "Z9"))
-    check = [e for e in new_events(g, n0) if e.kind == "hq_move_check"][0]
+    check = next(e for e in new_events(g, n0) if e.kind == "hq_move_check")
     assert check.dice == (1,) and "start and end adjacent +1" in check.detail
     assert check.result == "destroyed"
     assert g.state.units["A-HQ"].destroyed

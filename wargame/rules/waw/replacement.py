@@ -107,8 +107,8 @@ def hq_types_of(
         ...             [get_unit("bmp2")], unit_catalog(),
         ...             lambda w, t: bad.append(f"{w}: {t}"))
         ('bmp2',)
-        >>> print(bad[0])
-        formations[0] ('A').hq_types: unknown WaW unit type 'bmp9' (did you mean bmp2?)
+        >>> print(bad[0].split(": ", 1)[1])
+        unknown WaW unit type 'bmp9' (did you mean bmp2, bmp1?)
     """
     default = default_hq_types(types)
     given = raw.get("hq_types")

@@ -6,8 +6,9 @@ terrain chart (``[overrides.terrain]``) and hexes as they were
 1.3), positions (WaW: ground units start on land), WaW Stacking at set-up,
 support weapons (1.3.5), helicopter modes (9.0), bridge units (seed 000),
 carriers (5.2), formations and their chits (1.7; RULES_NOTES 1.2 FOUND [B]),
-morale, the type a destroyed HQ comes back with (1.3.3.3), reinforcements, objectives and victory, off-map support (1.7,
-ASSUMPTION 51), chaos chits.  Every problem is reported, one per line.
+morale, the type a destroyed HQ comes back with (1.3.3.3), reinforcements,
+objectives and victory, off-map support (1.7, ASSUMPTION 51), chaos chits.
+Every problem is reported, one per line.
 """
 
 from __future__ import annotations
