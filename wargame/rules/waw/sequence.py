@@ -415,8 +415,7 @@ class _Sequence(_Queries):
 
         Remove the Ops Complete markers (smoke, ammunition, "In Zone" and
         "Artillery Shock" markers are not modelled), reposition HQs, replace
-        destroyed HQs (the owner choosing the hex: the clean-up may wait for
-        it), return the chits to the cup (3.2.1 exceptions: GAP).
+        destroyed HQs, return the chits to the cup (3.2.1 exceptions: GAP).
         """
         st = ctx.state
         why = (
