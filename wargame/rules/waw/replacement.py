@@ -65,6 +65,8 @@ def default_hq_types(types: Sequence[UnitType]) -> tuple[str, ...]:
         >>> default_hq_types([])
         ()
     """
+    # ASSUMPTION 58: the most numerous vehicle type, ties in scenario order; a
+    # formation without vehicles counts all its units.
     ground = [
         t
         for t in types
@@ -179,6 +181,7 @@ class _Replacement(_Queries):
         types = self.hq_types.get(hq.formation or "", ())
         snap = self._snap(state)
         out: list[str] = []
+        # ASSUMPTION 58: a carried platoon of the type counts (its carrier's hex).
         for m in self.members.get(hq.formation or "", ()):
             u = state.units[m]
             h = u.hex
@@ -209,6 +212,8 @@ class _Replacement(_Queries):
                 continue
             hexes = self._replacement_hexes(st, hq)
             if not hexes:
+                # WaW 1.3.3.3: none of the matching type left: not placed (4.0:
+                # out of command).  ASSUMPTION 32: tried again at each clean-up.
                 continue
             if len(hexes) == 1:
                 self._place_hq(ctx, hq, hexes[0], chosen=False)
