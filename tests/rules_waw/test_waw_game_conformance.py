@@ -39,6 +39,7 @@ from wargame.rules.waw import (
     Pass,
     Rally,
     RecoverBridge,
+    ReplaceHQ,
     SetMode,
     WawRuleset,
 )
@@ -116,6 +117,7 @@ def candidates(rules: WawRuleset, st: GameState) -> list:
     out: list = [EndActivation(), Pass()]
     for f in st.formations:
         out += [Activate(f), Defer(f)]
+    out += [ReplaceHQ(hq, h) for hq in sorted(rules.hq_ids) for h in hexes]
     spotters = [u for u in units if u.id in rules.hq_ids or rules.info[u.id].is_recon]
     for sid in rules.supports:
         out.append(HoldSupport(sid))

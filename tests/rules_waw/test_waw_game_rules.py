@@ -689,7 +689,8 @@ def test_hq_in_a_stack_that_is_hit_may_lose_a_step() -> None:
 
 def test_an_hq_dies_with_its_stack_and_comes_back_reduced_after_cleanup() -> None:
     # WaW HQ in combat: the HQ dies with its stack; 1.3.3.3: it is replaced, reduced,
-    # with a unit of its formation after the clean-up.
+    # after the clean-up with a unit of its formation of the matching type (here the
+    # M60, Team A's only vehicle type, assumption 58): O18 is the only such hex.
     units = [
         unit("A-HQ", "us_hq", "A", "N17"),
         unit("A1", "us_infantry", "A", "N17", strength="reduced"),

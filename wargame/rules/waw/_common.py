@@ -104,6 +104,7 @@ EVENT_KINDS = (
     "cleanup",
     "reinforcement",
     "hq_reposition",
+    "hq_replacement",
     "hq_replaced",
     "chits_returned",
     "game_over",

@@ -7,7 +7,8 @@ fire on the move or assault), :class:`Fire`, :class:`Assault`, :class:`Rally`,
 :class:`Mount` / :class:`Dismount`, or an HQ's :class:`MoveHQ` - and the
 formation's owner ends the phase with :class:`EndActivation`.  When an enemy
 unit moves in sight and range, the other side may take opportunity :class:`Fire`
-or :class:`Pass`.
+or :class:`Pass`.  In the Clean-up phase the owner of a destroyed HQ chooses
+where it comes back (:class:`ReplaceHQ`, WaW 1.3.3.3).
 
 Examples:
     >>> Move("T72-1", "K12").to_dict()
@@ -39,6 +40,7 @@ __all__ = [
     "Pass",
     "Rally",
     "RecoverBridge",
+    "ReplaceHQ",
     "SetMode",
 ]
 
@@ -200,6 +202,23 @@ class SetMode(Action):
 
 
 @dataclass(frozen=True)
+class ReplaceHQ(Action):
+    """Place a destroyed HQ, reduced, in ``hex`` (WaW 1.3.3.3, Clean-up phase).
+
+    The hex must hold a unit of the HQ's formation of the matching type and no
+    other HQ; the owner chooses when there are several such hexes.
+
+    Examples:
+        >>> ReplaceHQ("SU-HQ", "Z9").to_dict()
+        {'type': 'replace_hq', 'hq': 'SU-HQ', 'hex': 'Z9'}
+    """
+
+    type = "replace_hq"
+    hq: str
+    hex: str
+
+
+@dataclass(frozen=True)
 class EndActivation(Action):
     """End the active formation's action phase."""
 
@@ -232,6 +251,7 @@ ACTION_TYPES: dict[str, type[Action]] = {
         HoldSupport,
         LayBridge,
         RecoverBridge,
+        ReplaceHQ,
         EndActivation,
         Pass,
     )

@@ -36,6 +36,7 @@ from .actions import (
 )
 from .command import morale_check, rally_check
 from .fire import close_opp_window
+from .replacement import HQ_PENDING
 from .unit_attrs import carried_by, disrupted, ops_complete
 
 
@@ -45,6 +46,13 @@ class _Activation(_Queries):
     # -- whose decision, which unit acts ------------------------------- #
     def _phase_reason(self, state: GameState, need: str) -> str | None:
         v = state.vars
+        pending = v.get(HQ_PENDING)
+        if pending:
+            hq = state.units[pending[0]]
+            return (
+                f"{state.sides[hq.side].name} is choosing where {hq.name} comes "
+                "back (WaW 1.3.3.3): replace it first"
+            )
         if need == "chit":
             return None if v.get("drawn") else "no formation chit awaits a decision"
         if need == "support":

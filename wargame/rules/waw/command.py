@@ -127,7 +127,10 @@ class HQCheck:
 
 def _hq_loses_step(state: UnitState) -> UnitState:
     # WaW HQ in combat (seed 000): flip to reduced, or destroyed if already reduced.
-    # ASSUMPTION: the same for a reduced HQ failing its move roll.
+    # WaW HQ movement (seed 000) only says a failed move roll "reduces" the HQ; a
+    # reduced HQ failing it is destroyed, read from the HQ-in-combat sentence (the
+    # only place the seeds reduce a reduced HQ), which the general step ladder
+    # agrees with (seed 000 unarmored targets: the second hit destroys).
     if state.strength is Strength.FULL:
         return UnitState(Strength.REDUCED)
     return UnitState(Strength.DESTROYED)
@@ -142,7 +145,8 @@ def hq_move_check(
 ) -> HQCheck:
     """Risk roll after an HQ moves on its own from one friendly stack to another.
 
-    WaW HQ movement (seed 000): roll a d6 after the move; 1-2 reduces the HQ.
+    WaW HQ movement (seed 000): roll a d6 after the move; 1-2 reduces the HQ
+    (an HQ already reduced is destroyed, as in the seed's HQ in combat).
     +1 if the start and end hexes are adjacent; -1 if the path crosses enemy LOS
     and range in cover, -2 if in the open; each applied once; only hexes between
     start and end count.  ASSUMPTION: the -1 and -2 can both apply (-3).
@@ -160,6 +164,10 @@ def hq_move_check(
         ...                   path_exposure=["none", "open", "cover", "none"])
         >>> c.total, c.hit, c.after.strength.value
         (1, True, 'reduced')
+        >>> from wargame.rules.waw import Strength, UnitState
+        >>> hq_move_check(FixedDice([2]), start_end_adjacent=False,
+        ...               hq_state=UnitState(Strength.REDUCED)).after.destroyed
+        True
     """
     if hq_state.destroyed:
         raise ValueError("a destroyed HQ does not move")

@@ -11,15 +11,16 @@ package into :mod:`wargame.engine`.  What it adds, each rule citing its section:
   assaults/overruns, rallies, mounts/dismounts, or its HQ moves on its own - and is
   then Ops Complete.  Enemy moves in sight and range open opportunity fire (6.2).
 * Morale, rally, HQ risk rolls, HQ leadership, command range, transport losses,
-  hex capture, clean-up (markers removed, HQs repositioned and replaced, chits
-  returned) and victory points.
+  hex capture, clean-up (markers removed, HQs repositioned, destroyed HQs
+  replaced where their owner chooses, chits returned) and victory points.
 
 This module is the facade: the class, its attributes and the dispatch of each
 action type to its family.  The rules themselves are in the mixins:
 :mod:`.setup` (scenario -> initial state), :mod:`.sequence` (sequence of play),
 :mod:`.activation` (chits, the acting unit, rally), :mod:`.movement`,
-:mod:`.fire`, :mod:`.assault`, :mod:`.support` (one module per action family:
-the reason an action is illegal, the legal options and the resolution),
+:mod:`.fire`, :mod:`.assault`, :mod:`.support`, :mod:`.replacement` (one
+module per action family: the reason an action is illegal, the legal options
+and the resolution),
 :mod:`.helpers` (public read-only helpers and odds) and :mod:`._common` (shared
 queries).
 
@@ -76,6 +77,7 @@ from .actions import (
     Pass,
     Rally,
     RecoverBridge,
+    ReplaceHQ,
     SetMode,
 )
 from .activation import _Activation
@@ -85,6 +87,7 @@ from .fire import _Fire, opp_window
 from .helpers import _Helpers, unit_odds
 from .movement import _Movement
 from .presentation import _Presentation
+from .replacement import HQ_PENDING, _Replacement
 from .sequence import _Sequence
 from .setup import _Setup
 from .support import _Support
@@ -108,6 +111,7 @@ class WawRuleset(
     _Fire,
     _Assault,
     _Support,
+    _Replacement,
     _Setup,
     _Helpers,
 ):
@@ -138,7 +142,7 @@ class WawRuleset(
         "scenario": frozenset(
             {"objectives", "reinforcements", "victory", "rules", "overrides", "support"}
         ),
-        "formations": frozenset({"morale"}),
+        "formations": frozenset({"morale", "hq_types"}),
         "units": frozenset({"disrupted", "support_weapon", "mode", "deployed"}),
         "rules": frozenset(
             {
@@ -215,6 +219,7 @@ class WawRuleset(
         HoldSupport: _Support._why_not_hold,
         LayBridge: _Movement._why_not_lay,
         RecoverBridge: _Movement._why_not_recover,
+        ReplaceHQ: _Replacement._why_not_replace_hq,
     }
 
     # -- the generator ---------------------------------------------------- #
@@ -223,6 +228,8 @@ class WawRuleset(
         v = state.vars
         if v.get("over"):
             return []
+        if v.get(HQ_PENDING):
+            return self._replace_options(state)
         if v.get("drawn"):
             return self._chit_options(state)
         if v.get("support"):
@@ -312,6 +319,7 @@ class WawRuleset(
         HoldSupport: _Support._do_hold_support,
         LayBridge: _Movement._do_lay,
         RecoverBridge: _Movement._do_recover,
+        ReplaceHQ: _Replacement._do_replace_hq,
     }
 
     # ------------------------------------------------------------------ #
@@ -365,6 +373,8 @@ class WawRuleset(
             return f"{n(action.unit)} takes up its bridge"
         if isinstance(action, Hide):
             return f"{n(action.unit)} hides"
+        if isinstance(action, ReplaceHQ):
+            return f"{n(action.hq)} comes back, reduced, at {action.hex}"
         if isinstance(action, SetMode):
             return f"{n(action.unit)} flies {action.mode}"
         if isinstance(action, EndActivation):

@@ -9,7 +9,7 @@ decides at each moment (``current_side``) and the outcome.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wargame.engine import (
     GameState,
@@ -34,6 +34,7 @@ from ._common import (
 )
 from .dice import roll_d6
 from .fire import clear_opp_window, close_opp_window, opp_window
+from .replacement import HQ_PENDING
 from .unit_attrs import carried_by, ops_complete
 
 
@@ -46,14 +47,22 @@ class _Sequence(_Queries):
     reinforcements: tuple[tuple[int, tuple[str, ...], tuple[str, ...]], ...]
     tie_winner: str | None
 
+    if TYPE_CHECKING:  # pragma: no cover
+        # .replacement: WaW 1.3.3.3
+        def _replace_hqs(self, ctx: RuleContext) -> bool: ...
+
     # ------------------------------------------------------------------ #
     # protocol: who decides, the result
     # ------------------------------------------------------------------ #
     def current_side(self, state: GameState) -> str | None:
-        """The side to decide: chit owner, opportunity-fire side or active side."""
+        """The side to decide: owner of an HQ to replace, chit owner,
+        opportunity-fire side or active side."""
         v = state.vars
         if v.get("over"):
             return None
+        if v.get(HQ_PENDING):
+            # WaW 1.3.3.3: the owner chooses where its destroyed HQ comes back.
+            return state.units[v[HQ_PENDING][0]].side
         if v.get("drawn"):
             return state.formations[v["drawn"]].side
         if v.get("support"):
@@ -110,8 +119,12 @@ class _Sequence(_Queries):
             if self._annihilated(st):
                 self._game_over(ctx, "annihilation")
                 return
-            if v.get("drawn") or v.get("support"):
+            if v.get("drawn") or v.get("support") or v.get(HQ_PENDING):
                 return
+            if st.phase == "cleanup":
+                # an owner has placed its HQ (WaW 1.3.3.3): the clean-up goes on
+                self._end_cleanup(ctx)
+                continue
             mover = self._opp_mover(st)
             if mover is not None:
                 if self._opp_fire_options(self._snap(st), mover):
@@ -456,7 +469,15 @@ class _Sequence(_Queries):
             changes=changes,
         )
         self._reposition_hqs(ctx)
-        self._replace_hqs(ctx)
+        self._end_cleanup(ctx)
+
+    def _end_cleanup(self, ctx: RuleContext) -> None:
+        """The rest of the clean-up: HQs replaced (WaW 1.3.3.3), chits returned,
+        then the next turn or the end of the game; stops while an owner must
+        choose where an HQ comes back (``advance`` calls it again after)."""
+        st = ctx.state
+        if self._replace_hqs(ctx):
+            return
         cup = self._full_cup(st)
         ctx.emit(
             "chits_returned",
@@ -531,40 +552,6 @@ class _Sequence(_Queries):
                 detail=f"{hq.name} rejoins its units at {dest}",
                 changes=unit_change(hq.id, position=dest),
             )
-
-    def _replace_hqs(self, ctx: RuleContext) -> None:
-        """WaW 1.3.3.3: a destroyed HQ comes back reduced with a unit of its formation.
-
-        ASSUMPTION: with any surviving non-HQ unit of the formation ("of the
-        matching type"), the first in scenario order whose hex has no HQ; if none
-        is left the HQ stays out and the formation is out of command (4.0).
-        """
-        st = ctx.state
-        for fid in st.formations:
-            hq = self._hq_unit(st, fid)
-            if hq is None or not hq.destroyed:
-                continue
-            snap = self._snap(st)
-            for m in self.members[fid]:
-                u = st.units[m]
-                if (
-                    u.destroyed
-                    or m == hq.id
-                    or u.position is None
-                    or u.position in snap.hq
-                ):
-                    continue
-                ctx.emit(
-                    "hq_replaced",
-                    side=hq.side,
-                    formation=fid,
-                    unit=hq.id,
-                    hex_to=u.position,  # type: ignore[arg-type]
-                    result="replaced (reduced)",
-                    detail=f"{hq.name} is replaced, reduced, with {u.name}",
-                    changes=unit_change(hq.id, strength="reduced", position=u.position),
-                )
-                break
 
     def _game_over(self, ctx: RuleContext, termination: str) -> None:
         st = ctx.state

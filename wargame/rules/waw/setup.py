@@ -6,8 +6,9 @@ terrain chart (``[overrides.terrain]``) and hexes as they were
 1.3), positions (WaW: ground units start on land), WaW Stacking at set-up,
 support weapons (1.3.5), helicopter modes (9.0), bridge units (seed 000),
 carriers (5.2), formations and their chits (1.7; RULES_NOTES 1.2 FOUND [B]),
-morale, reinforcements, objectives and victory, off-map support (1.7,
-ASSUMPTION 51), chaos chits.  Every problem is reported, one per line.
+morale, the type a destroyed HQ comes back with (1.3.3.3), reinforcements,
+objectives and victory, off-map support (1.7, ASSUMPTION 51), chaos chits.
+Every problem is reported, one per line.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ from .catalog import (
     terrain_chart,
     unit_catalog,
 )
+from .replacement import hq_types_of
 from .unit_attrs import carried_by
 
 #: Entries of the WaW override tables: far more than a scenario changes.
@@ -365,6 +367,7 @@ class _Setup(_Queries):
 
         formations: dict[str, Formation] = {}
         self.members: dict[str, tuple[str, ...]] = {}
+        self.hq_types: dict[str, tuple[str, ...]] = {}
         for i, raw in enumerate(s.formations):
             where = f"formations[{i}] ({raw['id']!r})"
             hq = raw.get("hq")
@@ -407,6 +410,15 @@ class _Setup(_Queries):
                 fattrs,
             )
             self.members[raw["id"]] = members
+            # WaW 1.3.3.3: the type a destroyed HQ comes back with (ASSUMPTION 58).
+            self.hq_types[raw["id"]] = hq_types_of(
+                where,
+                raw,
+                hq,
+                [info[m].utype for m in members if not info[m].is_hq],
+                self.catalog,
+                add,
+            )
 
         # WaW Stacking at set-up: limits hold always.
         snap = _Snap(GameState(self.id, units=units), info)

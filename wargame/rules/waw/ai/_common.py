@@ -298,6 +298,36 @@ def support_choice(view: SideView, acts: Sequence[Any], threshold: float) -> Any
     return next(a for a in calls if a.hex == best[1])
 
 
+def replace_hq_choice(view: SideView, acts: Sequence[Any]) -> Any:
+    """Where a destroyed HQ comes back (WaW 1.3.3.3: the owner's choice).
+
+    The hex that puts the most units of its formation within the reduced HQ's
+    command range; ties: the least exposed stack (the enemy's expected damage
+    on the units there, which would risk the HQ), then the label.
+    """
+    st = view.state
+    rules = view.rules
+    options = [a for a in acts if getattr(a, "type", "") == "replace_hq"]
+    hq = st.units[options[0].hq]
+    reach = int(rules.unit_info(hq.id).utype.side(True).command_range or 0)
+    members = [
+        u
+        for u in view.own
+        if u.formation == hq.formation
+        and u.id != hq.id
+        and not rules.unit_info(u.id).is_hq
+        and carried_by(u) is None
+    ]
+    d = view.board.distance
+
+    def rank(a: Any) -> tuple[int, float, str]:
+        covered = sum(1 for u in members if d(at(u), a.hex) <= reach)
+        exposure = sum(view.threat(u, a.hex) for u in members if at(u) == a.hex)
+        return (-covered, exposure, a.hex)
+
+    return min(options, key=rank)
+
+
 def best_destination(
     view: SideView,
     u: Unit,

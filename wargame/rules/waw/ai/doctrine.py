@@ -60,6 +60,7 @@ from .. import (
     MoveHQ,
     Pass,
     Rally,
+    ReplaceHQ,
     SetMode,
 )
 from ..unit_attrs import carried_by, disrupted
@@ -74,6 +75,7 @@ from ._common import (
     fire_gain,
     indirect_gain,
     mode_gain,
+    replace_hq_choice,
     side_bridges,
     support_choice,
     travel_map,
@@ -160,6 +162,9 @@ class DoctrinePolicy:
             return fallback(decision, self.seed)
         acts = list(decision.legal_actions)
         plan = _Plan(SideView(decision, rules), self)
+        if any(isinstance(a, ReplaceHQ) for a in acts):
+            # WaW 1.3.3.3: the HQ comes back where it commands the most units
+            return replace_hq_choice(plan.view, acts)
         if any(isinstance(a, Activate) for a in acts):
             return plan.chit(acts)
         if any(isinstance(a, HoldSupport) for a in acts):

@@ -25,6 +25,7 @@ from .. import (
     Move,
     Pass,
     Rally,
+    ReplaceHQ,
 )
 from ._common import (
     SideView,
@@ -33,6 +34,7 @@ from ._common import (
     fallback,
     fire_gain,
     indirect_gain,
+    replace_hq_choice,
     support_choice,
     waw_rules,
 )
@@ -75,6 +77,9 @@ class GreedyPolicy:
             if isinstance(a, Activate):
                 return a
         view = SideView(decision, rules)
+        if any(isinstance(a, ReplaceHQ) for a in acts):
+            # WaW 1.3.3.3: where the destroyed HQ comes back
+            return replace_hq_choice(view, acts)
         if any(isinstance(a, HoldSupport) for a in acts):
             # off-map fire support: the best hex a spotter sees, or hold it
             return support_choice(view, acts, 3 * self.fire_threshold)
