@@ -162,12 +162,16 @@ def safest_paths(
     dist: dict[tuple[str, int], tuple[float, tuple[str, ...]]] = {}
     heap: list[tuple[float, tuple[str, ...], int]] = [(0.0, (start,), 0)]
     done: set[tuple[str, int]] = set()
+    settled: dict[str, list[tuple[int, float]]] = {}  # hex -> (flags, MP) popped
     while heap:
         cost, path, flags = heapq.heappop(heap)
         here = path[-1]
         if (here, flags) in done:
             continue
         done.add((here, flags))
+        if any(f | flags == flags and c < cost for f, c in settled.get(here, ())):
+            continue  # reached before for less MP with less exposure: dominated
+        settled.setdefault(here, []).append((flags, cost))
         if here != start:
             got = (_PENALTY[flags], cost, path)
             old = best.get(here)

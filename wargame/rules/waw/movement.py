@@ -51,11 +51,11 @@ from .catalog import (
 from .command import Exposure, hq_move_check
 from .hq_paths import (
     HQMoveOdds,
-    hq_move_odds,
     path_penalty,
     path_problem,
     safest_paths,
 )
+from .hq_paths import hq_move_odds as _odds_along
 from .unit_attrs import carried_by, disrupted, ops_complete
 
 
@@ -310,6 +310,7 @@ class _Movement(_Queries):
         label order (:func:`~.hq_paths.safest_paths`); when the cheapest path
         is as little exposed, it is the safest too and is offered once.
         """
+        # ASSUMPTION 31: these two paths are offered; any legal path is accepted.
         dests = self._hq_destinations(snap, hq)
         if not dests:
             return []
@@ -360,15 +361,32 @@ class _Movement(_Queries):
         :meth:`_hq_paths`: WaW 5.0 costs, enemy hexes blocked, boarding a ferry
         ends the move."""
         st = snap.state
-        return safest_paths(
-            hq.position,  # type: ignore[arg-type]
-            self._mp(hq) - self._spent(hq),
-            self.board.neighbors,
-            lambda a, b: self._enter_cost(st, hq, a, b),
-            self._exposures(snap, hq.side),
-            blocked=self._hq_blocked(snap, hq),
-            ends_move=self._boards_ferry,
+        left = self._mp(hq) - self._spent(hq)
+        # the same while the enemy, the smoke, the HQ's hex, MP and bridges are
+        key = (
+            self._exposure_key(st, hq.side),
+            hq.id,
+            hq.position,
+            left,
+            frozenset(self._enter_costs(st, hq).items()),
         )
+        cache: dict[Any, Mapping[str, tuple[int, float, tuple[str, ...]]]] = (
+            self.__dict__.setdefault("_safe_paths_cache", {})
+        )
+        hit = cache.get(key)
+        if hit is None:
+            if len(cache) > 256:
+                cache.clear()
+            hit = cache[key] = safest_paths(
+                hq.position,  # type: ignore[arg-type]
+                left,
+                self.board.neighbors,
+                lambda a, b: self._enter_cost(st, hq, a, b),
+                self._exposures(snap, hq.side),
+                blocked=self._hq_blocked(snap, hq),
+                ends_move=self._boards_ferry,
+            )
+        return hit
 
     def hq_move_odds(self, state: GameState, action: MoveHQ) -> HQMoveOdds:
         """Path, MP and exact risk-roll odds of an HQ's independent move.
@@ -398,7 +416,7 @@ class _Movement(_Queries):
         if why:
             raise ValueError(why)
         cost, path = self._hq_route(snap, hq, action)
-        return hq_move_odds(
+        return _odds_along(
             path,
             cost,
             start_end_adjacent=self.board.distance(path[0], path[-1]) == 1,
@@ -483,11 +501,9 @@ class _Movement(_Queries):
             ),
         )
 
-    def _exposures(self, snap: _Snap, side: str) -> Callable[[str], Exposure]:
-        """:meth:`_exposure` of ``side``'s HQ by hex, cached while the enemy
-        units and the smoke stay as they are (the safest-path search asks for
-        many hexes, decision after decision)."""
-        st = snap.state
+    @staticmethod
+    def _exposure_key(st: GameState, side: str) -> tuple[Any, ...]:
+        """What an HQ's exposure depends on: the enemy units and the smoke."""
         enemy = tuple(
             (
                 u.id,
@@ -500,7 +516,13 @@ class _Movement(_Queries):
             for u in st.units.values()
             if u.side != side and not u.destroyed
         )
-        key = (side, enemy, repr(st.vars.get("smoke")))
+        return (side, enemy, repr(st.vars.get("smoke")))
+
+    def _exposures(self, snap: _Snap, side: str) -> Callable[[str], Exposure]:
+        """:meth:`_exposure` of ``side``'s HQ by hex, cached while the enemy
+        units and the smoke stay as they are (the safest-path search asks for
+        many hexes, decision after decision)."""
+        key = self._exposure_key(snap.state, side)
         cache: dict[Any, dict[str, Exposure]] = self.__dict__.setdefault(
             "_exposure_cache", {}
         )
@@ -521,7 +543,7 @@ class _Movement(_Queries):
     def _exposure(self, snap: _Snap, h: str, side: str) -> Exposure:
         """WaW HQ movement (b)/(c): is ``h`` in enemy LOS and weapon range?
 
-        ASSUMPTION: "in range of their guns" = within the longest reach of any
+        ASSUMPTION 31: "in range of their guns" = within the longest reach of any
         of the enemy unit's weapons (2x range unless underlined; adjacent always);
         "under cover" = terrain with defence dice.
         """
