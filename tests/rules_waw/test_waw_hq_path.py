@@ -151,9 +151,7 @@ def test_hq_path_must_go_hex_by_hex_to_its_destination() -> None:
     assert refused(g, MoveHQ("A-HQ", "L17", ("M17", "N17", "M17", "L17"))) == (
         "HQ Team A's path enters N17 twice (WaW HQ movement / 5.0)"
     )
-    assert refused(g, MoveHQ("A-HQ", "L17", ())).startswith(
-        "HQ Team A's path is empty"
-    )
+    assert refused(g, MoveHQ("A-HQ", "L17", ())).startswith("HQ Team A's path is empty")
     assert refused(g, MoveHQ("A-HQ", "L17", ("N16", "ZZ99"))) == (
         "HQ Team A's path names 'ZZ99', not a hex of the map (WaW HQ movement / 5.0)"
     )
