@@ -86,8 +86,9 @@ def path_problem(
     """
     rule = "(WaW HQ movement / 5.0)"
     if not isinstance(path, tuple) or not path:
+        what = "is empty" if isinstance(path, tuple) else f"is {path!r}"
         return (
-            f"{name}'s path is empty: give the hexes from its first step to {to}, "
+            f"{name}'s path {what}: give the hexes from its first step to {to}, "
             f"or no path for the cheapest {rule}"
         )
     for h in path:
