@@ -164,7 +164,18 @@ def test_legal_actions_are_exactly_the_actions_check_accepts(
         legal = game.legal_actions()
         assert len(set(legal)) == len(legal), "duplicate legal actions"
         accepted = {a for a in candidates(rules, st) if rules.why_not(st, a) is None}
-        assert set(legal) == accepted
+        # An HQ's own path (MoveHQ.path) may be any legal path: the list offers
+        # the cheapest (path=None, among the candidates) and the safest; check
+        # accepts those and refuses the same path cut short or turned back.
+        paths = [a for a in legal if isinstance(a, MoveHQ) and a.path is not None]
+        assert set(legal) - set(paths) == accepted
+        for a in paths:
+            assert MoveHQ(a.hq, a.to) in accepted
+            bad = [a.path[:-1]]
+            if len(a.path) > 1:
+                bad += [a.path[::-1], (a.to,) * len(a.path)]
+            for path in bad:
+                assert rules.why_not(st, MoveHQ(a.hq, a.to, path)) is not None
         for a in legal:  # every legal action passes check
             rules.check(st, a)
         game.step()

@@ -211,6 +211,7 @@ def _play(
     per_decision: int,
     max_actions: int,
     complete: bool,
+    sampled: Callable[[Action], bool] | None = None,
 ) -> Game:
     ref: list[Game] = []
     watcher = _Watcher(ref, report)
@@ -248,7 +249,11 @@ def _play(
             report.actions_checked += 1
         if complete:
             now = set(acts)
-            gone = [a for a in previous if a not in now]
+            gone = [
+                a
+                for a in previous
+                if a not in now and (sampled is None or not sampled(a))
+            ]
             for a in _spread(gone, per_decision):
                 try:
                     rules.check(view, a)
@@ -299,6 +304,7 @@ def check_ruleset(
     repeat: int = 2,
     max_actions: int = 50_000,
     complete_legal_actions: bool = True,
+    sampled: Callable[[Action], bool] | None = None,
 ) -> ConformanceReport:
     """Play a scenario of a rule system to the end for each seed and check the
     protocol (see the module docstring for what is checked).
@@ -316,6 +322,10 @@ def check_ruleset(
         complete_legal_actions: ``legal_actions`` lists every legal action (so
             an action offered before and not now must be refused); ``False``
             for rule systems that offer a sample (free movement).
+        sampled: actions of which ``legal_actions`` offers a sample only (say,
+            an HQ's own path: any legal path is accepted, a few are offered);
+            an action offered before and not now is not held to be refused
+            when ``sampled(action)`` is true.  Every other action still is.
 
     Raises:
         UnknownRulesetError: no such rule system (the message lists the ids).
@@ -330,7 +340,7 @@ def check_ruleset(
     report = ConformanceReport(ruleset_id, sc.id)
     for i, seed in enumerate(seeds):
         game = _play(sc, seed, report, listeners, per_decision, max_actions,
-                     complete_legal_actions)
+                     complete_legal_actions, sampled)
         report.games += 1
         report.events += len(game.events)
         outcome = game.outcome

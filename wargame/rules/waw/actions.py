@@ -73,11 +73,24 @@ class Move(Action):
 
 @dataclass(frozen=True)
 class MoveHQ(Action):
-    """Move an HQ on its own to another friendly stack (cheapest path)."""
+    """Move an HQ on its own to another friendly stack (WaW HQ movement).
+
+    ``path``: the hexes the HQ enters, in order, from its first step to ``to``
+    (included; its own start hex is not part of it), or ``None`` for the
+    cheapest path (ties by label order).  The path sets the risk roll's -1/-2
+    (enemy LOS and range on the hexes between start and end).
+
+    Examples:
+        >>> MoveHQ("A-HQ", "L17", ("M18", "L17")).to_dict()
+        {'type': 'move_hq', 'hq': 'A-HQ', 'to': 'L17', 'path': ['M18', 'L17']}
+        >>> MoveHQ("A-HQ", "L17").path is None  # the cheapest path
+        True
+    """
 
     type = "move_hq"
     hq: str
     to: str
+    path: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,9 @@ and be attacked in an "In Zone" hex (:mod:`.support`).
 
 from __future__ import annotations
 
+import itertools
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from wargame.engine import (
@@ -48,6 +49,13 @@ from .catalog import (
     Mobility,
 )
 from .command import Exposure, hq_move_check
+from .hq_paths import (
+    HQMoveOdds,
+    path_penalty,
+    path_problem,
+    safest_paths,
+)
+from .hq_paths import hq_move_odds as _odds_along
 from .unit_attrs import carried_by, disrupted, ops_complete
 
 
@@ -229,9 +237,11 @@ class _Movement(_Queries):
             mover = state.units[state.vars["acting"]]
             return f"{u.name} is moving with {mover.name}"
         snap = self._snap(state)
-        return self._move_hq_reason(snap, u, a.to)
+        return self._move_hq_reason(snap, u, a.to, a.path)
 
-    def _move_hq_reason(self, snap: _Snap, u: Unit, to: Any) -> str | None:
+    def _move_hq_reason(
+        self, snap: _Snap, u: Unit, to: Any, path: Any = None
+    ) -> str | None:
         # WaW HQ movement: from one friendly stack to another, within its MP.
         if not snap.combat.get((u.position, u.side)):  # type: ignore[arg-type]
             return f"{u.name} must start its move stacked with a friendly unit"
@@ -244,9 +254,38 @@ class _Movement(_Queries):
             return f"{to} already holds an HQ ({other.name})"
         if not snap.combat.get((to, u.side)):
             return f"{u.name} must end its move with friendly units; {to} has none"
+        if path is not None:
+            return self._hq_path_reason(snap, u, to, path)
         if to not in self._hq_paths(snap, u):
             return f"{u.name} cannot reach {to} with {self._mp(u):g} MP"
         return None
+
+    def _hq_path_reason(self, snap: _Snap, hq: Unit, to: str, path: Any) -> str | None:
+        """Why the path a player gave an HQ's independent move is not legal
+        (WaW HQ movement / 5.0, see :func:`~.hq_paths.path_problem`)."""
+        st = snap.state
+        board = self.board
+        return path_problem(
+            hq.name,
+            hq.position,  # type: ignore[arg-type]
+            to,
+            path,
+            mp=self._mp(hq) - self._spent(hq),
+            neighbors=board.neighbors,
+            enter_cost=lambda a, b: self._enter_cost(st, hq, a, b),
+            blocked=self._hq_blocked(snap, hq),
+            ends_move=self._boards_ferry,
+            terrain_text=self._terrain_text,
+        )
+
+    def _boards_ferry(self, a: str, b: str) -> bool:
+        """Stepping from ``a`` into ``b`` boards a ferry (the move ends there)."""
+        return self.board.ferry_water(b) and not self.board.ferry_water(a)
+
+    def _hq_blocked(self, snap: _Snap, hq: Unit) -> list[str]:
+        """Hexes an HQ moving on its own may not enter: those with enemy units."""
+        enemy = self.enemy_of(hq.side)
+        return [h for h, us in snap.at.items() if any(x.side == enemy for x in us)]
 
     def _hq_destinations(self, snap: _Snap, hq: Unit) -> list[str]:
         here = hq.position
@@ -262,19 +301,147 @@ class _Movement(_Queries):
         paths = self._hq_paths(snap, hq)
         return [h for h in cands if h in paths]
 
+    def _move_hq_options(self, snap: _Snap, hq: Unit) -> list[Action]:
+        """Every offered MoveHQ of ``hq``: per destination, its cheapest path
+        (``path=None``) and its safest path when that is less exposed.
+
+        WaW HQ movement: the -1/-2 of the risk roll follow the path, so the path
+        is the player's; ``check`` accepts any legal path (see
+        :meth:`_hq_path_reason`), the list offers these two.  The safest path
+        has the least penalty, then the fewest MP, then the first hexes in
+        label order (:func:`~.hq_paths.safest_paths`); when the cheapest path
+        is as little exposed, it is the safest too and is offered once.
+        """
+        # ASSUMPTION 31: these two paths are offered; any legal path is accepted.
+        dests = self._hq_destinations(snap, hq)
+        if not dests:
+            return []
+        cheap = self._hq_paths(snap, hq)
+        exposure = self._exposures(snap, hq.side)
+        safe: Mapping[str, tuple[int, float, tuple[str, ...]]] | None = None
+        out: list[Action] = []
+        for h in dests:
+            out.append(MoveHQ(hq.id, h))
+            pen = path_penalty(cheap[h][1], exposure)
+            if pen == 0:
+                continue
+            if safe is None:
+                safe = self._hq_safe_paths(snap, hq)
+            s_pen, _mp, s_path = safe[h]
+            if s_pen < pen:
+                out.append(MoveHQ(hq.id, h, s_path[1:]))
+        return out
+
     def _hq_paths(
         self, snap: _Snap, hq: Unit
     ) -> Mapping[str, tuple[float, tuple[str, ...]]]:
-        enemy = self.enemy_of(hq.side)
-        enemy_hexes = [
-            h for h, us in snap.at.items() if any(x.side == enemy for x in us)
-        ]
         return self.board.reachable(
             hq.position,  # type: ignore[arg-type]
             self.info[hq.id].mobility,
             self._mp(hq) - self._spent(hq),
-            enemy_hexes,
+            self._hq_blocked(snap, hq),
             self._enter_costs(snap.state, hq),
+        )
+
+    def _hq_route(
+        self, snap: _Snap, hq: Unit, a: MoveHQ
+    ) -> tuple[float, tuple[str, ...]]:
+        """``(MP, path from the start hex to a.to)`` that a legal MoveHQ takes."""
+        if a.path is None:
+            return self._hq_paths(snap, hq)[a.to]
+        path: tuple[str, ...] = (hq.position, *a.path)  # type: ignore[arg-type]
+        cost = sum(
+            self._enter_cost(snap.state, hq, x, y) for x, y in itertools.pairwise(path)
+        )
+        return cost, path
+
+    def _hq_safe_paths(
+        self, snap: _Snap, hq: Unit
+    ) -> Mapping[str, tuple[int, float, tuple[str, ...]]]:
+        """Least exposed paths of an HQ within its MP: ``hex -> (penalty, MP, path)``
+        (:func:`~.hq_paths.safest_paths`), under the movement rules of
+        :meth:`_hq_paths`: WaW 5.0 costs, enemy hexes blocked, boarding a ferry
+        ends the move."""
+        st = snap.state
+        left = self._mp(hq) - self._spent(hq)
+        # the same while the enemy, the smoke, the HQ's hex, MP and bridges are
+        key = (
+            self._exposure_key(st, hq.side),
+            hq.id,
+            hq.position,
+            left,
+            frozenset(self._enter_costs(st, hq).items()),
+        )
+        cache: dict[Any, Mapping[str, tuple[int, float, tuple[str, ...]]]] = (
+            self.__dict__.setdefault("_safe_paths_cache", {})
+        )
+        hit = cache.get(key)
+        if hit is None:
+            if len(cache) > 256:
+                cache.clear()
+            hit = cache[key] = safest_paths(
+                hq.position,  # type: ignore[arg-type]
+                left,
+                self.board.neighbors,
+                lambda a, b: self._enter_cost(st, hq, a, b),
+                self._exposures(snap, hq.side),
+                blocked=self._hq_blocked(snap, hq),
+                ends_move=self._boards_ferry,
+            )
+        return hit
+
+    def hq_move_odds(self, state: GameState, action: MoveHQ) -> HQMoveOdds:
+        """Path, MP and exact risk-roll odds of an HQ's independent move.
+
+        WaW HQ movement: the -1/-2 follow the path the action takes (its own,
+        or the cheapest); the odds are those of the rule code that rolls the
+        die.  Whose turn it is and Ops Complete are not checked.
+
+        Raises:
+            ValueError: the HQ cannot make this move (the reason says why).
+
+        Examples:
+            >>> from wargame.engine import Game
+            >>> from wargame.rules.waw import MoveHQ
+            >>> g = Game.from_scenario("test_remagen")
+            >>> o = g.ruleset.hq_move_odds(g.state, MoveHQ("US-HQ", "O18"))
+            >>> o.path, round(sum(o.odds.values()), 9)
+            (('N17', 'O18'), 1.0)
+        """
+        hq = state.units.get(action.hq) if isinstance(action.hq, str) else None
+        if hq is None or hq.destroyed or hq.position is None:
+            raise ValueError(f"there is no HQ {action.hq!r} in play")
+        if not self.info[hq.id].is_hq:
+            raise ValueError(f"{hq.name} is not an HQ")
+        snap = self._snap(state)
+        why = self._move_hq_reason(snap, hq, action.to, action.path)
+        if why:
+            raise ValueError(why)
+        cost, path = self._hq_route(snap, hq, action)
+        return _odds_along(
+            path,
+            cost,
+            start_end_adjacent=self.board.distance(path[0], path[-1]) == 1,
+            exposure=self._exposures(snap, hq.side),
+            hq_state=self._ustate(hq),
+        )
+
+    def _describe_move_hq(self, state: GameState, a: MoveHQ, name: str) -> str:
+        """A MoveHQ in words, with its path and the odds of its risk roll."""
+        text = f"{name} moves on its own to {a.to}"
+        try:
+            o = self.hq_move_odds(state, a)
+        except (ValueError, KeyError, TypeError):
+            if isinstance(a.path, tuple) and a.path:
+                text += " via " + " ".join(str(h) for h in a.path)
+            return text
+        via = " ".join(o.path[1:-1]) or "next door"
+        which = "cheapest path" if a.path is None else "chosen path"
+        mods = ", ".join(f"{r} {m:+d}" for r, m in o.modifiers) or "no modifier"
+        hit = next((w for w in o.odds if w != "no effect"), "reduced")
+        return (
+            f"{text} via {via} ({which}, {o.mp:g} MP); risk roll ({mods}): "
+            f"{o.loss:.0%} {hit}"
         )
 
     def _do_move_hq(self, ctx: RuleContext, a: MoveHQ) -> None:
@@ -283,13 +450,15 @@ class _Movement(_Queries):
         if not self._begin(ctx, hq, command_check=False):
             return
         snap = self._snap(st)
-        cost, path = self._hq_paths(snap, hq)[a.to]
+        # WaW HQ movement: the player's path, or the cheapest one.
+        cost, path = self._hq_route(snap, hq, a)
         frm: str = hq.position  # type: ignore[assignment]
         changes: list[Any] = list(unit_change(hq.id, position=a.to, mp=cost))
         changes += self._end_action(st, hq)
         for h in path[1:]:
             if st.control.get(h) != hq.side:
                 changes += control_change(h, hq.side)
+        which = "the cheapest path" if a.path is None else "its chosen path"
         _unit_event(
             ctx,
             "hq_move",
@@ -299,7 +468,8 @@ class _Movement(_Queries):
             result="moved",
             detail=(
                 f"{hq.name} moves on its own {frm} -> {a.to} via "
-                f"{' '.join(path[1:-1]) or '(adjacent)'} ({cost:g} MP)"
+                f"{' '.join(path[1:-1]) or '(adjacent)'} ({cost:g} MP, {which}: "
+                f"{' '.join(path)})"
             ),
             changes=changes,
         )
@@ -333,10 +503,49 @@ class _Movement(_Queries):
             ),
         )
 
+    @staticmethod
+    def _exposure_key(st: GameState, side: str) -> tuple[Any, ...]:
+        """What an HQ's exposure depends on: the enemy units and the smoke."""
+        enemy = tuple(
+            (
+                u.id,
+                u.position,
+                u.strength,
+                u.attrs.get("mode"),
+                u.attrs.get("sw"),
+                carried_by(u),
+            )
+            for u in st.units.values()
+            if u.side != side and not u.destroyed
+        )
+        return (side, enemy, repr(st.vars.get("smoke")))
+
+    def _exposures(self, snap: _Snap, side: str) -> Callable[[str], Exposure]:
+        """:meth:`_exposure` of ``side``'s HQ by hex, cached while the enemy
+        units and the smoke stay as they are (the safest-path search asks for
+        many hexes, decision after decision)."""
+        key = self._exposure_key(snap.state, side)
+        cache: dict[Any, dict[str, Exposure]] = self.__dict__.setdefault(
+            "_exposure_cache", {}
+        )
+        per = cache.get(key)
+        if per is None:
+            if len(cache) > 64:
+                cache.clear()
+            per = cache[key] = {}
+
+        def exposure(h: str) -> Exposure:
+            got = per.get(h)
+            if got is None:
+                got = per[h] = self._exposure(snap, h, side)
+            return got
+
+        return exposure
+
     def _exposure(self, snap: _Snap, h: str, side: str) -> Exposure:
         """WaW HQ movement (b)/(c): is ``h`` in enemy LOS and weapon range?
 
-        ASSUMPTION: "in range of their guns" = within the longest reach of any
+        ASSUMPTION 31: "in range of their guns" = within the longest reach of any
         of the enemy unit's weapons (2x range unless underlined; adjacent always);
         "under cover" = terrain with defence dice.
         """

@@ -265,7 +265,7 @@ class WawRuleset(
             i = self.info[uid]
             if i.is_hq:
                 if escort != uid:
-                    out += [MoveHQ(uid, h) for h in self._hq_destinations(snap, u)]
+                    out += self._move_hq_options(snap, u)
                 continue
             if carried_by(u) is not None:
                 if self._dismount_reason(snap, u) is None:
@@ -339,7 +339,7 @@ class WawRuleset(
             hq = " with its HQ" if action.with_hq else ""
             return f"{n(action.unit)} moves to {action.to}{hq}"
         if isinstance(action, MoveHQ):
-            return f"{n(action.hq)} moves on its own to {action.to}"
+            return self._describe_move_hq(state, action, n(action.hq))
         if isinstance(action, Fire):
             hq = " with HQ leadership" if action.with_hq else ""
             k = _KIND_NAMES.get(action.weapon, action.weapon)

@@ -26,7 +26,8 @@ decisions, so a loaded or undone game plays on the same way):
     enemy and little exposure near the objectives;
 
   every mover keeps within its HQ's command range; the HQ moves to its units
-  when some are out of command; then the activation ends.
+  when some are out of command, by the offered path least likely to cost it a
+  step (the cheapest on equal odds); then the activation ends.
 
 All numbers (what a unit is worth, how much exposure weighs) are the policy's
 judgement, not rules; every fact comes from the state and the rule system's
@@ -687,5 +688,16 @@ class _Plan:
             return None
         best = max(hq_moves, key=lambda a: (covered(a.to), -d(at(hq), a.to), a.to))
         if covered(best.to) > here:
-            return best
+            return self._hq_path([a for a in hq_moves if a.to == best.to])
         return None
+
+    def _hq_path(self, moves: list[Any]) -> Any:
+        """Of the offered paths to one hex, the one least likely to cost the HQ
+        a step (WaW HQ movement: the -1/-2 follow the path); on equal odds the
+        cheapest (``path=None``)."""
+
+        def risk(a: Any) -> tuple[float, bool]:
+            loss = self.rules.hq_move_odds(self.state, a).loss
+            return (round(loss, 9), a.path is not None)
+
+        return min(moves, key=risk)

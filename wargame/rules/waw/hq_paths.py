@@ -1,0 +1,255 @@
+"""World at War HQ independent moves: the path is the player's.
+
+WaW HQ movement (seed 000): an HQ moving on its own from one friendly stack to
+another rolls a d6 afterwards, with -1 if its path crossed enemy LOS and weapon
+range in cover and -2 if in the open (each once, only the hexes between start
+and end count).  So the path matters: :func:`safest_paths` finds the least
+exposed paths within the HQ's movement points, :func:`path_penalty` scores a
+path and :func:`hq_move_odds` gives the exact odds of the roll along it (the
+same rule code as the dice, :func:`~.command.hq_move_check`, on every face).
+
+Examples:
+    >>> from wargame.rules.waw.command import Exposure
+    >>> seen = {"B": Exposure.OPEN}.get
+    >>> path_penalty(("A", "B", "C"), lambda h: seen(h, Exposure.NONE))
+    2
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from ._common import _word
+from .combat import FRESH, UnitState
+from .command import Exposure, hq_move_check
+from .dice import FixedDice
+
+__all__ = [
+    "HQMoveOdds",
+    "hq_move_odds",
+    "path_penalty",
+    "path_problem",
+    "safest_paths",
+]
+
+#: The bit of each exposure in a path's exposure flags.
+_BIT = {Exposure.NONE: 0, Exposure.COVER: 1, Exposure.OPEN: 2}
+#: WaW HQ movement (b), (c): the roll's penalty per set of flags: 1 for cover,
+#: 2 for the open, each once (ASSUMPTION 12: both together, 3).
+_PENALTY = (0, 1, 2, 3)
+
+
+def path_penalty(path: Sequence[str], exposure: Callable[[str], Exposure]) -> int:
+    """What the roll loses for a path (start and end hexes included): 0 to 3.
+
+    WaW HQ movement (d): only the hexes between start and end count.
+    """
+    flags = 0
+    for h in path[1:-1]:
+        flags |= _BIT[exposure(h)]
+    return _PENALTY[flags]
+
+
+def path_problem(
+    name: str,
+    start: str,
+    to: str,
+    path: object,
+    *,
+    mp: float,
+    neighbors: Mapping[str, Sequence[str]],
+    enter_cost: Callable[[str, str], float],
+    blocked: Iterable[str] = (),
+    ends_move: Callable[[str, str], bool] = lambda _a, _b: False,
+    terrain_text: Callable[[str], str] = str,
+) -> str | None:
+    """Why an HQ's path is not legal (``None``: it is).
+
+    ``path`` holds the hexes from the first step to ``to`` (included), as
+    :class:`~.actions.MoveHQ` takes it.  WaW HQ movement: the HQ follows the
+    movement rules of 5.0 - hex by hex, each hex enterable (terrain and
+    crossing costs, rivers only at bridges and ferries, boarding a ferry ends
+    the move), no enemy-held hex, within its movement points - to ``to``.
+    ASSUMPTION 31: a path enters each hex once (the start hex too).
+
+    Examples:
+        >>> nbs = {"S": ("A",), "A": ("S", "E"), "E": ("A",)}
+        >>> path_problem("HQ", "S", "E", ("A", "E"), mp=2, neighbors=nbs,
+        ...              enter_cost=lambda a, b: 1.0) is None
+        True
+        >>> path_problem("HQ", "S", "E", ("E",), mp=2, neighbors=nbs,
+        ...              enter_cost=lambda a, b: 1.0)
+        "E is not adjacent to S: HQ's path goes hex by hex (WaW HQ movement / 5.0)"
+    """
+    rule = "(WaW HQ movement / 5.0)"
+    if not isinstance(path, tuple) or not path:
+        what = "is empty" if isinstance(path, tuple) else f"is {path!r}"
+        return (
+            f"{name}'s path {what}: give the hexes from its first step to {to}, "
+            f"or no path for the cheapest {rule}"
+        )
+    for h in path:
+        if not isinstance(h, str) or h not in neighbors:
+            return f"{name}'s path names {h!r}, not a hex of the map {rule}"
+    if path[-1] != to:
+        return f"{name}'s path ends at {path[-1]}, not at its destination {to} {rule}"
+    enemy = frozenset(blocked)
+    seen = {start}
+    total = 0.0
+    here = start
+    for i, h in enumerate(path):
+        if h not in neighbors[here]:
+            return (
+                f"{h} is not adjacent to {here}: {name}'s path goes hex by hex {rule}"
+            )
+        if h in seen:
+            return f"{name}'s path enters {h} twice {rule}"
+        seen.add(h)
+        if h in enemy:
+            return f"{h} holds enemy units: {name} may not move through it {rule}"
+        cost = enter_cost(here, h)
+        if cost == math.inf:
+            return f"{name} cannot enter {h} ({terrain_text(h)}) {rule}"
+        total += cost
+        if total > mp:
+            return f"{name} has {mp:g} MP left; its path costs {total:g} by {h} {rule}"
+        if i < len(path) - 1 and ends_move(here, h):
+            return f"{name} boards the ferry at {h}: its move ends there {rule}"
+        here = h
+    return None
+
+
+def safest_paths(
+    start: str,
+    mp: float,
+    neighbors: Mapping[str, Sequence[str]],
+    enter_cost: Callable[[str, str], float],
+    exposure: Callable[[str], Exposure],
+    *,
+    blocked: Iterable[str] = (),
+    ends_move: Callable[[str, str], bool] = lambda _a, _b: False,
+) -> dict[str, tuple[int, float, tuple[str, ...]]]:
+    """The least exposed path to every hex within ``mp``: ``hex -> (penalty,
+    MP, path)``, the path from ``start`` (included) to the hex.
+
+    A Dijkstra by MP on (hex, exposure met so far), so each hex keeps the
+    least penalty, then the fewest MP, then the first path in label order.
+
+    Args:
+        start: the HQ's hex.
+        mp: movement points left.
+        neighbors: adjacent hexes of every hex.
+        enter_cost: MP to step from a hex into an adjacent one (``inf``: not
+            enterable).
+        exposure: the exposure of a hex (enemy LOS and range, cover or not).
+        blocked: hexes that may not be entered (enemy-held).
+        ends_move: ``(from, to)`` -> the step ends the move (boarding a ferry).
+
+    Examples:
+        >>> from wargame.rules.waw.command import Exposure
+        >>> nbs = {"S": ("A", "B"), "A": ("S", "E"), "B": ("S", "E"), "E": ("A", "B")}
+        >>> cost = {"A": 1.0, "B": 2.0, "E": 1.0}
+        >>> seen = {"A": Exposure.OPEN}
+        >>> out = safest_paths("S", 5, nbs, lambda a, b: cost.get(b, 1.0),
+        ...                    lambda h: seen.get(h, Exposure.NONE))
+        >>> out["E"]
+        (0, 3.0, ('S', 'B', 'E'))
+    """
+    blocked_set = frozenset(blocked)
+    best: dict[str, tuple[int, float, tuple[str, ...]]] = {}
+    dist: dict[tuple[str, int], tuple[float, tuple[str, ...]]] = {}
+    heap: list[tuple[float, tuple[str, ...], int]] = [(0.0, (start,), 0)]
+    done: set[tuple[str, int]] = set()
+    settled: dict[str, list[tuple[int, float]]] = {}  # hex -> (flags, MP) popped
+    while heap:
+        cost, path, flags = heapq.heappop(heap)
+        here = path[-1]
+        if (here, flags) in done:
+            continue
+        done.add((here, flags))
+        if any(f | flags == flags and c < cost for f, c in settled.get(here, ())):
+            continue  # reached before for less MP with less exposure: dominated
+        settled.setdefault(here, []).append((flags, cost))
+        if here != start:
+            got = (_PENALTY[flags], cost, path)
+            old = best.get(here)
+            if old is None or got < old:
+                best[here] = got
+            if ends_move(path[-2], here):
+                continue
+            # WaW HQ movement (d): a hex counts once the path goes on from it.
+            flags |= _BIT[exposure(here)]
+        for nb in neighbors[here]:
+            if nb in blocked_set or nb in path or (nb, flags) in done:
+                continue
+            c = cost + enter_cost(here, nb)
+            if c > mp:
+                continue
+            nxt = (*path, nb)
+            old_d = dist.get((nb, flags))
+            if old_d is None or (c, nxt) < old_d:
+                dist[(nb, flags)] = (c, nxt)
+                heapq.heappush(heap, (c, nxt, flags))
+    return best
+
+
+@dataclass(frozen=True)
+class HQMoveOdds:
+    """An HQ's independent move as it would go: path, MP, the roll's odds.
+
+    Attributes:
+        path: the hexes from the start (included) to the destination.
+        mp: its movement cost.
+        modifiers: (reason, modifier) pairs of the risk roll.
+        odds: result -> probability (``"no effect"``, ``"reduced"`` or
+            ``"destroyed"``), summing to 1.
+    """
+
+    path: tuple[str, ...]
+    mp: float
+    modifiers: tuple[tuple[str, int], ...]
+    odds: dict[str, float]
+
+    @property
+    def loss(self) -> float:
+        """The chance that the HQ loses a step."""
+        return 1.0 - self.odds.get("no effect", 0.0)
+
+
+def hq_move_odds(
+    path: Sequence[str],
+    mp: float,
+    *,
+    start_end_adjacent: bool,
+    exposure: Callable[[str], Exposure],
+    hq_state: UnitState = FRESH,
+) -> HQMoveOdds:
+    """Exact odds of the risk roll of an HQ moving on its own along ``path``.
+
+    :func:`~.command.hq_move_check` itself is rolled on each face of the d6.
+
+    Examples:
+        >>> from wargame.rules.waw.command import Exposure
+        >>> seen = {"M17": Exposure.OPEN}.get
+        >>> o = hq_move_odds(("N17", "M17", "L17"), 2.0, start_end_adjacent=False,
+        ...                  exposure=lambda h: seen(h, Exposure.NONE))
+        >>> o.modifiers, round(o.loss, 3)
+        ((('crossed enemy LOS in the open', -2),), 0.667)
+    """
+    expo = [exposure(h) for h in path]
+    odds: dict[str, float] = {}
+    mods: tuple[tuple[str, int], ...] = ()
+    for face in range(1, 7):
+        chk = hq_move_check(
+            FixedDice([face]),
+            start_end_adjacent=start_end_adjacent,
+            path_exposure=expo,
+            hq_state=hq_state,
+        )
+        mods = chk.modifiers
+        word = _word(chk.before, chk.after)
+        odds[word] = odds.get(word, 0.0) + 1 / 6
+    return HQMoveOdds(tuple(path), float(mp), mods, odds)
