@@ -73,10 +73,12 @@ def test_support_weapon_fires_with_the_main_weapon_at_another_target() -> None:
     n0 = len(g.events)
     g.apply(Fire("A1", "B1", "he", sw_target="B2"))
     ev = since(g, n0)
-    assert kinds(ev) == ["fire", "hit", "fire", "save", "hit"]
+    # one attack: both shots rolled (weapon first), then both results land
+    assert kinds(ev) == ["fire", "fire", "save", "hit", "hit"]
     assert ev[0].target == "B1" and ev[0].needed == 4
-    assert ev[2].target == "B2" and "M47 Dragon" in ev[2].detail
-    assert "placed" in ev[2].detail and ev[2].needed == 4
+    assert ev[1].target == "B2" and "M47 Dragon" in ev[1].detail
+    assert "placed" in ev[1].detail and ev[1].needed == 4
+    assert [e.unit for e in ev[3:]] == ["B1", "B2"]
     assert g.rng.remaining == 0
     b1, b2 = g.state.units["B1"], g.state.units["B2"]
     assert (b1.strength, disrupted(b1)) == ("reduced", True)
@@ -573,12 +575,14 @@ def test_infantry_aa_support_weapon_fires_at_a_helicopter() -> None:
         [unit("B1", "t72", "B", "H17"), unit("B2", "mi8", "B", "K17", mode="high")],
     )
     g = game_for(units)
-    g.rng = FixedDice([5, 4])
+    # the rifles' HE (3 dice) misses; the Stinger fires with it (WaW 6.1, 1.3.5)
+    g.rng = FixedDice([1, 1, 1, 5, 4])
     n0 = len(g.events)
-    g.apply(Fire("A1", "B2", "sw"))
-    (fire, _hit) = since(g, n0)
+    g.apply(Fire("A1", "B2", "he", sw_target="B2"))
+    (_he, fire, _miss, _hit) = since(g, n0)
     assert "Stinger" in fire.detail and fire.hits == 2
     assert g.state.units["B2"].destroyed
+    assert g.rng.remaining == 0
 
 
 def test_helicopters_are_not_assaulted() -> None:

@@ -40,6 +40,7 @@ from .actions import (
     Pass,
     Rally,
     RecoverBridge,
+    RemoveSW,
     SetMode,
 )
 from .board import WawBoard, board_for
@@ -167,6 +168,7 @@ __all__ = [
     "Rally",
     "RangeBand",
     "RecoverBridge",
+    "RemoveSW",
     "SaveFactors",
     "SetMode",
     "Strength",

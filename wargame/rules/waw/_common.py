@@ -92,6 +92,7 @@ EVENT_KINDS = (
     "mode",
     "wreck",
     "sw_loss",
+    "sw_removed",
     "indirect_fire",
     "hide",
     "support",
@@ -305,6 +306,10 @@ class _Queries(RulesetBase):
 
         # .support: "In Zone" hexes
         def _in_zone(self, ctx: RuleContext, u: Unit) -> None: ...
+
+        # .support_weapons: the unplaced-SW loss roll and the enemy's choice
+        def _unplaced_sw_rolls(self, ctx: RuleContext, lost: list[Unit]) -> None: ...
+        def _sw_chooser(self, state: GameState) -> str | None: ...
 
     # ------------------------------------------------------------------ #
     # small queries

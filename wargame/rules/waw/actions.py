@@ -39,6 +39,7 @@ __all__ = [
     "Pass",
     "Rally",
     "RecoverBridge",
+    "RemoveSW",
     "SetMode",
 ]
 
@@ -200,6 +201,22 @@ class SetMode(Action):
 
 
 @dataclass(frozen=True)
+class RemoveSW(Action):
+    """Remove the enemy's unplaced support weapon carried by ``unit`` (WaW 1.3.5).
+
+    Offered when an enemy infantry platoon's loss roll failed: the side that
+    destroyed it chooses which unplaced SW of the enemy is lost.
+
+    Examples:
+        >>> RemoveSW("SU-INF1").to_dict()
+        {'type': 'remove_sw', 'unit': 'SU-INF1'}
+    """
+
+    type = "remove_sw"
+    unit: str
+
+
+@dataclass(frozen=True)
 class EndActivation(Action):
     """End the active formation's action phase."""
 
@@ -232,6 +249,7 @@ ACTION_TYPES: dict[str, type[Action]] = {
         HoldSupport,
         LayBridge,
         RecoverBridge,
+        RemoveSW,
         EndActivation,
         Pass,
     )

@@ -76,6 +76,7 @@ from .actions import (
     Pass,
     Rally,
     RecoverBridge,
+    RemoveSW,
     SetMode,
 )
 from .activation import _Activation
@@ -88,6 +89,7 @@ from .presentation import _Presentation
 from .sequence import _Sequence
 from .setup import _Setup
 from .support import _Support
+from .support_weapons import _SupportWeapons, sw_removals_owed
 from .unit_attrs import carried_by, disrupted, ops_complete
 
 __all__ = [
@@ -108,6 +110,7 @@ class WawRuleset(
     _Fire,
     _Assault,
     _Support,
+    _SupportWeapons,
     _Setup,
     _Helpers,
 ):
@@ -194,6 +197,8 @@ class WawRuleset(
         handler = self._reasons.get(type(action))
         if handler is None:
             return f"{type(action).__name__} is not a World at War action"
+        if not isinstance(action, RemoveSW) and (r := self._sw_removal_block(state)):
+            return r  # WaW 1.3.5: the enemy's choice of SW to remove comes first
         return handler(self, state, action)  # type: ignore[no-any-return]
 
     _reasons: ClassVar[dict[type[Action], Any]] = {
@@ -215,6 +220,7 @@ class WawRuleset(
         HoldSupport: _Support._why_not_hold,
         LayBridge: _Movement._why_not_lay,
         RecoverBridge: _Movement._why_not_recover,
+        RemoveSW: _SupportWeapons._why_not_remove_sw,
     }
 
     # -- the generator ---------------------------------------------------- #
@@ -223,6 +229,8 @@ class WawRuleset(
         v = state.vars
         if v.get("over"):
             return []
+        if sw_removals_owed(state):
+            return self._sw_removal_options(state)
         if v.get("drawn"):
             return self._chit_options(state)
         if v.get("support"):
@@ -312,6 +320,7 @@ class WawRuleset(
         HoldSupport: _Support._do_hold_support,
         LayBridge: _Movement._do_lay,
         RecoverBridge: _Movement._do_recover,
+        RemoveSW: _SupportWeapons._do_remove_sw,
     }
 
     # ------------------------------------------------------------------ #
@@ -365,6 +374,11 @@ class WawRuleset(
             return f"{n(action.unit)} takes up its bridge"
         if isinstance(action, Hide):
             return f"{n(action.unit)} hides"
+        if isinstance(action, RemoveSW):
+            u = state.units.get(action.unit) if isinstance(action.unit, str) else None
+            sid = u.attrs.get("sw") if u is not None else None
+            what = self.catalog[sid].name if sid in self.catalog else "support weapon"
+            return f"remove the unplaced {what} of {n(action.unit)}"
         if isinstance(action, SetMode):
             return f"{n(action.unit)} flies {action.mode}"
         if isinstance(action, EndActivation):

@@ -54,6 +54,8 @@ class _Sequence(_Queries):
         v = state.vars
         if v.get("over"):
             return None
+        if (chooser := self._sw_chooser(state)) is not None:
+            return chooser  # WaW 1.3.5: the enemy chooses the unplaced SW to remove
         if v.get("drawn"):
             return state.formations[v["drawn"]].side
         if v.get("support"):
@@ -110,6 +112,8 @@ class _Sequence(_Queries):
             if self._annihilated(st):
                 self._game_over(ctx, "annihilation")
                 return
+            if self._sw_chooser(st) is not None:
+                return  # WaW 1.3.5: the enemy's choice of SW to remove first
             if v.get("drawn") or v.get("support"):
                 return
             mover = self._opp_mover(st)

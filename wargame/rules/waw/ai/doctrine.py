@@ -60,6 +60,7 @@ from .. import (
     MoveHQ,
     Pass,
     Rally,
+    RemoveSW,
     SetMode,
 )
 from ..unit_attrs import carried_by, disrupted
@@ -76,6 +77,7 @@ from ._common import (
     mode_gain,
     side_bridges,
     support_choice,
+    sw_removal_choice,
     travel_map,
     waw_rules,
 )
@@ -159,6 +161,9 @@ class DoctrinePolicy:
         if rules is None:
             return fallback(decision, self.seed)
         acts = list(decision.legal_actions)
+        if any(isinstance(a, RemoveSW) for a in acts):
+            # the enemy's unplaced SW to remove (WaW 1.3.5)
+            return sw_removal_choice(SideView(decision, rules), acts)
         plan = _Plan(SideView(decision, rules), self)
         if any(isinstance(a, Activate) for a in acts):
             return plan.chit(acts)

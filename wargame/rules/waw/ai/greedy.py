@@ -25,6 +25,7 @@ from .. import (
     Move,
     Pass,
     Rally,
+    RemoveSW,
 )
 from ._common import (
     SideView,
@@ -34,6 +35,7 @@ from ._common import (
     fire_gain,
     indirect_gain,
     support_choice,
+    sw_removal_choice,
     waw_rules,
 )
 
@@ -75,6 +77,8 @@ class GreedyPolicy:
             if isinstance(a, Activate):
                 return a
         view = SideView(decision, rules)
+        if any(isinstance(a, RemoveSW) for a in acts):
+            return sw_removal_choice(view, acts)  # the enemy's unplaced SW (1.3.5)
         if any(isinstance(a, HoldSupport) for a in acts):
             # off-map fire support: the best hex a spotter sees, or hold it
             return support_choice(view, acts, 3 * self.fire_threshold)
