@@ -339,8 +339,9 @@ def test_each_infantry_loss_rolls_for_unplaced_sw_with_its_own_modifier() -> Non
     ]
     assert "d6 = 3 +0 (1 infantry platoons lost) = 3" in rolls[0].detail
     assert "d6 = 2 -1 (2 infantry platoons lost) = 1" in rolls[1].detail
-    assert "NATO chooses which of 3 unplaced SWs is removed" not in rolls[1].detail
+    # the placed Songster is not among them: two Saggers, one owed
     assert "NATO chooses which of 2 unplaced SWs is removed" in rolls[1].detail
+    assert g.state.vars["sw_removal"] == ("pact",)
 
 
 def test_enemy_chooses_which_unplaced_sw_is_removed() -> None:

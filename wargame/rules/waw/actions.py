@@ -84,8 +84,10 @@ class Fire(Action):
     """Ranged fire (WaW 6.1) or opportunity fire (6.2) with AP, HE or AA.
 
     ``sw_target``: an infantry platoon fires its support weapon in the same
-    action at this target (the same or another unit, WaW 1.3.5); left empty,
-    the SW does not fire this action.
+    action at this target (the same or another unit, WaW 6.1 / 1.3.5), in its
+    formation's action phase only; left empty, the SW is lost for that phase
+    (the platoon is then Ops Complete).  An infantry SW never fires alone;
+    ``weapon="sw"`` is a tank firing its ATGM instead of its gun.
     """
 
     type = "fire"

@@ -463,6 +463,9 @@ class _Fire(_Queries):
 
     # -- resolution: shots, hits, losses ---------------------------------- #
     def _do_fire(self, ctx: RuleContext, a: Fire) -> None:
+        """WaW 6.1: one Fire, then the unit is Ops Complete (so an infantry SW not
+        fired with it is lost for the phase, 1.3.5); with ``sw_target`` the
+        platoon's weapon and SW are one attack (ASSUMPTION 45, below)."""
         st = ctx.state
         opp = opp_window(st) is not None
         u = st.units[a.unit]

@@ -50,7 +50,8 @@ class _Sequence(_Queries):
     # protocol: who decides, the result
     # ------------------------------------------------------------------ #
     def current_side(self, state: GameState) -> str | None:
-        """The side to decide: chit owner, opportunity-fire side or active side."""
+        """The side to decide: the enemy choosing an unplaced SW to remove (WaW
+        1.3.5), chit owner, opportunity-fire side or active side."""
         v = state.vars
         if v.get("over"):
             return None
