@@ -2,9 +2,9 @@
 
 Used by every mixin of :class:`~.ruleset.WawRuleset`: :mod:`.setup` (scenario ->
 initial state), :mod:`.sequence` (the sequence of play), :mod:`.activation`,
-:mod:`.movement`, :mod:`.fire`, :mod:`.assault` and :mod:`.support` (the action
-families) and :mod:`.helpers` (public read-only helpers).  Private to the
-package.
+:mod:`.movement`, :mod:`.fire`, :mod:`.assault`, :mod:`.support` and
+:mod:`.support_weapons` (the action families) and :mod:`.helpers` (public
+read-only helpers).  Private to the package.
 
 Rule sections of the shared queries: WaW Stacking, 1.3.3 / 4.0 command range,
 1.3.4.4 recon, 1.3.5 support weapons, 5.0 movement costs (and the seed 000

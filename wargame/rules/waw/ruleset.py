@@ -18,8 +18,9 @@ This module is the facade: the class, its attributes and the dispatch of each
 action type to its family.  The rules themselves are in the mixins:
 :mod:`.setup` (scenario -> initial state), :mod:`.sequence` (sequence of play),
 :mod:`.activation` (chits, the acting unit, rally), :mod:`.movement`,
-:mod:`.fire`, :mod:`.assault`, :mod:`.support` (one module per action family:
-the reason an action is illegal, the legal options and the resolution),
+:mod:`.fire`, :mod:`.assault`, :mod:`.support`, :mod:`.support_weapons` (one
+module per action family: the reason an action is illegal, the legal options and
+the resolution),
 :mod:`.helpers` (public read-only helpers and odds) and :mod:`._common` (shared
 queries).
 
