@@ -16,10 +16,12 @@ from wargame.rules.waw import (
     CallSupport,
     Defer,
     EndActivation,
+    FixedDice,
     HoldSupport,
     IndirectFire,
     Mount,
     Pass,
+    RemoveSW,
     SetMode,
 )
 from wargame.rules.waw.ai.doctrine import DoctrinePolicy
@@ -171,3 +173,25 @@ def test_doctrine_takes_a_helicopter_high_to_see_over_the_cover() -> None:
     assert not game.ruleset.board.visible("N17", "K16")
     assert not [a for a in game.legal_actions() if getattr(a, "target", None) == "B1"]
     assert DoctrinePolicy().choose(decision_of(game)) == SetMode("A1", "high")
+
+
+def test_policies_remove_the_unplaced_sw_that_threatens_them_most() -> None:
+    # WaW 1.3.5: the enemy chooses which unplaced SW goes: the policies take
+    # the Sagger that has the M60 in its sights, not the SA-16 (no aircraft,
+    # though its weapon is the stronger by firepower x hit chance x reach).
+    units = [
+        unit("A-HQ", "us_hq", "A", "M18"),
+        unit("A1", "m60", "A", "M18"),
+        unit("A2", "us_mortar81", "A", "P18"),
+        unit("B-HQ", "ussr_hq", "B", "H17"),
+        unit("B1", "ussr_infantry", "B", "K16", strength="reduced"),
+        unit("B2", "ussr_infantry", "B", "K16", strength="reduced"),
+        unit("B3", "ussr_infantry", "B", "G17", support_weapon="sa16"),
+        unit("B4", "ussr_infantry", "B", "H17", support_weapon="sagger"),
+    ]
+    for policy in (GreedyPolicy(), DoctrinePolicy()):
+        g = game_for(units)
+        g.rng = FixedDice([5, 5, 1, 5, 5, 1, 3, 2])  # both die; 2nd roll 2-1 = 1
+        g.apply(IndirectFire("A2", "K16", "A-HQ"))
+        assert g.legal_actions() == [RemoveSW("B3"), RemoveSW("B4")]
+        assert policy.choose(decision_of(g)) == RemoveSW("B4")

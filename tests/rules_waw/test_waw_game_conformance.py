@@ -40,6 +40,7 @@ from wargame.rules.waw import (
     Rally,
     RecoverBridge,
     ReplaceHQ,
+    RemoveSW,
     SetMode,
     WawRuleset,
 )
@@ -132,7 +133,7 @@ def candidates(rules: WawRuleset, st: GameState) -> list:
         out += [Move(u.id, n, hq) for n in nbs for hq in (False, True)]
         out += [Assault(u.id, n, hq) for n in nbs for hq in (False, True)]
         out += [Rally(u.id), Dismount(u.id), SetMode(u.id, "low"), Hide(u.id)]
-        out += [LayBridge(u.id), RecoverBridge(u.id)]
+        out += [LayBridge(u.id), RecoverBridge(u.id), RemoveSW(u.id)]
         if rules.info[u.id].is_mortar:
             out += [IndirectFire(u.id, h, x.id) for h in hexes for x in units]
         out.append(SetMode(u.id, "high"))

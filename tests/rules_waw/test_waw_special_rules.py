@@ -44,6 +44,7 @@ from wargame.rules.waw import (
     Pass,
     Rally,
     RecoverBridge,
+    RemoveSW,
     SetMode,
     unit_odds,
 )
@@ -73,10 +74,12 @@ def test_support_weapon_fires_with_the_main_weapon_at_another_target() -> None:
     n0 = len(g.events)
     g.apply(Fire("A1", "B1", "he", sw_target="B2"))
     ev = since(g, n0)
-    assert kinds(ev) == ["fire", "hit", "fire", "save", "hit"]
+    # one attack: both shots rolled (weapon first), then both results land
+    assert kinds(ev) == ["fire", "fire", "save", "hit", "hit"]
     assert ev[0].target == "B1" and ev[0].needed == 4
-    assert ev[2].target == "B2" and "M47 Dragon" in ev[2].detail
-    assert "placed" in ev[2].detail and ev[2].needed == 4
+    assert ev[1].target == "B2" and "M47 Dragon" in ev[1].detail
+    assert "placed" in ev[1].detail and ev[1].needed == 4
+    assert [e.unit for e in ev[3:]] == ["B1", "B2"]
     assert g.rng.remaining == 0
     b1, b2 = g.state.units["B1"], g.state.units["B2"]
     assert (b1.strength, disrupted(b1)) == ("reduced", True)
@@ -157,6 +160,283 @@ def test_no_unplaced_sw_roll_once_every_sw_is_placed() -> None:
     g.apply(Fire("A1", "B1", "he"))
     assert kinds(since(g, n0)) == ["fire", "hit"]
     assert g.rng.remaining == 0
+
+
+def test_support_weapon_cannot_fire_alone() -> None:
+    # WaW 6.1 / 1.3.5: an infantry platoon uses its SW together with its own
+    # weapon (or loses it for the phase); never alone.
+    g = game_for(SW_UNITS)
+    why = refused(g, Fire("A1", "B2", "sw"))
+    assert why == (
+        "Rifles 1/A cannot fire its M47 Dragon (infantry SW) alone: an infantry "
+        "platoon fires its support weapon together with its own weapon, in the "
+        "same Fire (sw_target) (WaW 6.1, 1.3.5)"
+    )
+    fires = [a for a in g.legal_actions() if isinstance(a, Fire) and a.unit == "A1"]
+    assert fires and not any(a.weapon == "sw" for a in fires)
+    assert Fire("A1", "B1", "he", sw_target="B2") in fires
+
+
+def test_tank_atgm_still_fires_alone() -> None:
+    # WaW 1.3.5 tank SW: the tank fires its ATGM instead of its main gun.
+    g = game_for(ATGM_UNITS, "B")
+    assert Fire("B1", "A1", "sw") in g.legal_actions()
+
+
+def test_support_weapon_not_used_in_opportunity_fire() -> None:
+    # WaW 6.1 / 1.3.5: the SW fires in the formation's action phase only.
+    g = game_for(SW_UNITS, "B")
+    g.apply(Move("B2", "L17"))
+    assert g.state.vars.get("opp") == "B2"
+    fires = [a for a in g.legal_actions() if isinstance(a, Fire)]
+    assert Fire("A1", "B2", "ap") in fires
+    assert all(a.weapon != "sw" and a.sw_target is None for a in fires)
+    assert refused(g, Fire("A1", "B2", "ap", sw_target="B2")) == (
+        "Rifles 1/A cannot fire its M47 Dragon (infantry SW) in opportunity fire: "
+        "an infantry platoon fires its support weapon with its own weapon in its "
+        "formation's action phase (WaW 6.1, 1.3.5)"
+    )
+    assert "alone" in refused(g, Fire("A1", "B2", "sw"))
+
+
+def test_tank_atgm_fires_in_opportunity_fire() -> None:
+    # ASSUMPTION 47: opportunity fire counts as stationary for a tank's ATGM.
+    g = game_for(ATGM_UNITS)
+    g.apply(Move("A1", "M17"))
+    assert Fire("B1", "A1", "sw") in g.legal_actions()
+
+
+def test_support_weapon_fires_with_main_weapon_as_one_attack() -> None:
+    # WaW 6.1 / 1.3.5: weapon and SW are one attack (ASSUMPTION 45): both are
+    # rolled before either result lands; the SW's result then lands on what is
+    # left of its target: here the HE already destroyed the BMP, so the
+    # Dragon's two hits are void, but its dice are rolled and logged.
+    units = with_hqs(
+        [
+            unit(
+                "A1",
+                "us_infantry",
+                "A",
+                "N17",
+                name="Rifles 1/A",
+                support_weapon="dragon",
+            )
+        ],
+        [
+            unit("B1", "bmp1", "B", "L17", name="BMP 1/74", strength="reduced"),
+            unit("B2", "t72", "B", "H17"),
+        ],
+    )
+    g = game_for(units)
+    # HE 3d6 on 4+ (half range): 3 hits, BMP save 1 die: 1; Dragon 2d6 on 4+:
+    # 2 hits, save 1
+    g.rng = FixedDice([6, 6, 6, 1, 6, 6, 1])
+    n0 = len(g.events)
+    g.apply(Fire("A1", "B1", "he", sw_target="B1"))
+    ev = since(g, n0)
+    assert kinds(ev) == ["fire", "save", "fire", "save", "hit", "hit", "wreck"]
+    assert ev[0].dice == (6, 6, 6) and "HE" in ev[0].detail
+    assert ev[2].dice == (6, 6) and "M47 Dragon" in ev[2].detail
+    assert ev[4].result == "destroyed" and ev[5].result == "void"
+    assert ev[5].hits == 2 and "void" in ev[5].detail
+    assert g.rng.remaining == 0
+    assert g.state.units["B1"].destroyed and g.state.units["A1"].attrs["sw_placed"]
+
+
+def test_weapon_and_support_weapon_hits_on_one_target_land_one_after_the_other() -> (
+    None
+):
+    # ASSUMPTION 45: two results, not added up: 1 HE hit disrupts the BMP, then
+    # the Dragon's 1 hit lands on the disrupted BMP (disrupted again: no more);
+    # added up, 2 hits would have reduced it.
+    units = with_hqs(
+        [
+            unit(
+                "A1",
+                "us_infantry",
+                "A",
+                "N17",
+                name="Rifles 1/A",
+                support_weapon="dragon",
+            )
+        ],
+        [
+            unit("B1", "bmp1", "B", "L17", name="BMP 1/74"),
+            unit("B2", "t72", "B", "H17"),
+        ],
+    )
+    g = game_for(units)
+    g.rng = FixedDice([6, 1, 1, 1, 6, 1, 1])
+    n0 = len(g.events)
+    g.apply(Fire("A1", "B1", "he", sw_target="B1"))
+    hits = [e for e in since(g, n0) if e.kind == "hit"]
+    assert [(e.hits, e.result) for e in hits] == [(1, "disrupted"), (1, "no effect")]
+    b1 = g.state.units["B1"]
+    assert (b1.strength, disrupted(b1)) == ("full", True)  # 1 + 1 hits, not 2
+    assert g.rng.remaining == 0
+
+
+# --------------------------------------------------------------------------- #
+# unplaced support weapons (WaW 1.3.5)                                        #
+# --------------------------------------------------------------------------- #
+
+
+def unplaced_units() -> list[dict]:
+    """A NATO mortar and its spotter; two reduced Soviet platoons in K16 and
+    three Soviet SWs elsewhere: two Saggers and a T-64's Songster."""
+    return [
+        unit("A-HQ", "us_hq", "A", "M18", name="HQ Team A"),
+        unit("A1", "m60", "A", "M18", name="M60 1/A"),
+        unit("A2", "us_mortar81", "A", "P18", name="Mortars 2/A"),
+        unit("B-HQ", "ussr_hq", "B", "H17"),
+        unit("B1", "ussr_infantry", "B", "K16", name="Rifles 1/74", strength="reduced"),
+        unit("B2", "ussr_infantry", "B", "K16", name="Rifles 2/74", strength="reduced"),
+        unit(
+            "B3",
+            "ussr_infantry",
+            "B",
+            "H17",
+            name="Rifles 3/74",
+            support_weapon="sagger",
+        ),
+        unit(
+            "B4",
+            "ussr_infantry",
+            "B",
+            "G17",
+            name="Rifles 4/74",
+            support_weapon="sagger",
+        ),
+        unit("B5", "t64", "B", "H17", name="T-64 5/74", support_weapon="songster"),
+    ]
+
+
+def two_platoons_lost() -> tuple[Game, list]:
+    """The T-64 places its Songster; then the mortar destroys B1 and B2 in one
+    action; the second roll fails: NATO owes a choice between the Saggers."""
+    g = game_for(unplaced_units(), "B")
+    g.rng = FixedDice([4, 1, 6, 6, 6, 6, 6, 6])  # 1 hit, all saved
+    g.apply(Fire("B5", "A1", "sw"))
+    assert g.state.units["B5"].attrs["sw_placed"]
+    g.apply(EndActivation())
+    activate(g, "A")
+    # 2 HE hits on each reduced platoon; loss rolls d6 = 3, then d6 = 2
+    g.rng = FixedDice([5, 5, 1, 5, 5, 1, 3, 2])
+    n0 = len(g.events)
+    g.apply(IndirectFire("A2", "K16", "A-HQ"))
+    assert g.rng.remaining == 0
+    return g, since(g, n0)
+
+
+def test_each_infantry_loss_rolls_for_unplaced_sw_with_its_own_modifier() -> None:
+    # WaW 1.3.5: one roll per platoon lost, -1 per platoon lost before it,
+    # counted at that loss: the two platoons lost in one action roll at -0 and -1.
+    g, ev = two_platoons_lost()
+    rolls = [e for e in ev if e.kind == "sw_loss"]
+    assert [(e.unit, e.dice, e.result) for e in rolls] == [
+        ("B1", (3,), "no loss"),
+        ("B2", (2,), "SW lost"),
+    ]
+    assert "d6 = 3 +0 (1 infantry platoons lost) = 3" in rolls[0].detail
+    assert "d6 = 2 -1 (2 infantry platoons lost) = 1" in rolls[1].detail
+    # the placed Songster is not among them: two Saggers, one owed
+    assert "NATO chooses which of 2 unplaced SWs is removed" in rolls[1].detail
+    assert g.state.vars["sw_removal"] == ("pact",)
+
+
+def test_enemy_chooses_which_unplaced_sw_is_removed() -> None:
+    # WaW 1.3.5: the enemy removes any one unplaced SW (not the placed Songster).
+    g, _ev = two_platoons_lost()
+    assert g.current_side == "nato"
+    assert g.legal_actions() == [RemoveSW("B3"), RemoveSW("B4")]
+    assert refused(g, EndActivation()) == (
+        "NATO must first choose which unplaced support weapon of Pact is removed "
+        "(RemoveSW, WaW 1.3.5)"
+    )
+    n0 = len(g.events)
+    g.apply(RemoveSW("B4"))
+    (ev,) = since(g, n0)
+    assert ev.kind == "sw_removed" and ev.unit == "B4"
+    assert "NATO removes the unplaced AT-3 Sagger" in ev.detail
+    st = g.state.units
+    assert "sw" not in st["B4"].attrs and st["B3"].attrs["sw"] == "sagger"
+    assert st["B5"].attrs["sw"] == "songster"
+    # play resumes in NATO's action phase
+    assert g.current_side == "nato" and EndActivation() in g.legal_actions()
+
+
+def test_unplaced_sw_removal_refuses_bad_choices() -> None:
+    g = game_for(unplaced_units())
+    assert refused(g, RemoveSW("B3")) == (
+        "no unplaced support weapon is to be removed now: Rifles 3/74 keeps its "
+        "own (WaW 1.3.5: only after an infantry platoon's loss roll)"
+    )
+    g, _ev = two_platoons_lost()
+    assert refused(g, RemoveSW("B5")) == (
+        "T-64 5/74's AT-8 Songster gun-launched ATGM (tank SW) is already placed "
+        "(it has fired): only unplaced support weapons are removed (WaW 1.3.5)"
+    )
+    assert refused(g, RemoveSW("B-HQ")).endswith(
+        "carries no support weapon (WaW 1.3.5)"
+    )
+    assert refused(g, RemoveSW("A1")) == (
+        "M60 1/A is NATO's own unit: NATO removes an unplaced support weapon of "
+        "Pact (WaW 1.3.5)"
+    )
+    assert "destroyed" in refused(g, RemoveSW("B1"))
+    assert refused(g, RemoveSW("X9")) == "there is no unit 'X9' in this game"
+
+
+def test_unplaced_sw_removal_keeps_the_opportunity_fire_window_open() -> None:
+    # A reduced platoon dies aboard its M113 under opportunity fire: Pact (the
+    # firing side) chooses which NATO Dragon goes, then the window goes on.
+    units = with_hqs(
+        [
+            unit("A1", "m113", "A", "N17", name="M113 1/A"),
+            unit(
+                "A4",
+                "us_infantry",
+                "A",
+                None,
+                carried_by="A1",
+                name="Rifles 4/A",
+                strength="reduced",
+            ),
+            unit(
+                "A2",
+                "us_infantry",
+                "A",
+                "O17",
+                name="Rifles 2/A",
+                support_weapon="dragon",
+            ),
+            unit(
+                "A3",
+                "us_infantry",
+                "A",
+                "O18",
+                name="Rifles 3/A",
+                support_weapon="dragon",
+            ),
+        ],
+        [
+            unit("B1", "ussr_infantry", "B", "L17", name="Rifles 1/74"),
+            unit("B2", "t72", "B", "K17", name="T-72 2/74"),
+        ],
+    )
+    g = game_for(units)
+    g.apply(Move("A1", "M17"))
+    # 2 HE hits, save 1: M113 reduced; d6 = 2 (even): the reduced platoon aboard
+    # dies; loss roll d6 = 1: Pact chooses
+    g.rng = FixedDice([6, 6, 1, 1, 2, 1])
+    g.apply(Fire("B1", "A1", "he"))
+    assert g.state.units["A4"].destroyed and g.rng.remaining == 0
+    assert g.current_side == "pact"
+    assert g.legal_actions() == [RemoveSW("A2"), RemoveSW("A3")]
+    assert "must first choose" in refused(g, Pass())
+    g.apply(RemoveSW("A3"))
+    assert g.state.vars.get("opp") == "A1" and g.current_side == "pact"
+    assert Pass() in g.legal_actions() and Fire("B2", "A1", "ap") in g.legal_actions()
 
 
 # --------------------------------------------------------------------------- #
@@ -577,12 +857,14 @@ def test_infantry_aa_support_weapon_fires_at_a_helicopter() -> None:
         [unit("B1", "t72", "B", "H17"), unit("B2", "mi8", "B", "K17", mode="high")],
     )
     g = game_for(units)
-    g.rng = FixedDice([5, 4])
+    # the rifles' HE (3 dice) misses; the Stinger fires with it (WaW 6.1, 1.3.5)
+    g.rng = FixedDice([1, 1, 1, 5, 4])
     n0 = len(g.events)
-    g.apply(Fire("A1", "B2", "sw"))
-    (fire, _hit) = since(g, n0)
+    g.apply(Fire("A1", "B2", "he", sw_target="B2"))
+    (_he, fire, _miss, _hit) = since(g, n0)
     assert "Stinger" in fire.detail and fire.hits == 2
     assert g.state.units["B2"].destroyed
+    assert g.rng.remaining == 0
 
 
 def test_helicopters_are_not_assaulted() -> None:

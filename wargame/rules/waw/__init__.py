@@ -41,6 +41,7 @@ from .actions import (
     Rally,
     RecoverBridge,
     ReplaceHQ,
+    RemoveSW,
     SetMode,
 )
 from .board import WawBoard, board_for
@@ -169,6 +170,7 @@ __all__ = [
     "RangeBand",
     "RecoverBridge",
     "ReplaceHQ",
+    "RemoveSW",
     "SaveFactors",
     "SetMode",
     "Strength",

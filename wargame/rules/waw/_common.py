@@ -2,9 +2,9 @@
 
 Used by every mixin of :class:`~.ruleset.WawRuleset`: :mod:`.setup` (scenario ->
 initial state), :mod:`.sequence` (the sequence of play), :mod:`.activation`,
-:mod:`.movement`, :mod:`.fire`, :mod:`.assault` and :mod:`.support` (the action
-families) and :mod:`.helpers` (public read-only helpers).  Private to the
-package.
+:mod:`.movement`, :mod:`.fire`, :mod:`.assault`, :mod:`.support` and
+:mod:`.support_weapons` (the action families) and :mod:`.helpers` (public
+read-only helpers).  Private to the package.
 
 Rule sections of the shared queries: WaW Stacking, 1.3.3 / 4.0 command range,
 1.3.4.4 recon, 1.3.5 support weapons, 5.0 movement costs (and the seed 000
@@ -92,6 +92,7 @@ EVENT_KINDS = (
     "mode",
     "wreck",
     "sw_loss",
+    "sw_removed",
     "indirect_fire",
     "hide",
     "support",
@@ -305,6 +306,10 @@ class _Queries(RulesetBase):
 
         # .support: "In Zone" hexes
         def _in_zone(self, ctx: RuleContext, u: Unit) -> None: ...
+
+        # .support_weapons: the unplaced-SW loss roll and the enemy's choice
+        def _unplaced_sw_rolls(self, ctx: RuleContext, lost: list[Unit]) -> None: ...
+        def _sw_chooser(self, state: GameState) -> str | None: ...
 
     # ------------------------------------------------------------------ #
     # small queries

@@ -41,6 +41,7 @@ __all__ = [
     "Rally",
     "RecoverBridge",
     "ReplaceHQ",
+    "RemoveSW",
     "SetMode",
 ]
 
@@ -98,8 +99,10 @@ class Fire(Action):
     """Ranged fire (WaW 6.1) or opportunity fire (6.2) with AP, HE or AA.
 
     ``sw_target``: an infantry platoon fires its support weapon in the same
-    action at this target (the same or another unit, WaW 1.3.5); left empty,
-    the SW does not fire this action.
+    action at this target (the same or another unit, WaW 6.1 / 1.3.5), in its
+    formation's action phase only; left empty, the SW is lost for that phase
+    (the platoon is then Ops Complete).  An infantry SW never fires alone;
+    ``weapon="sw"`` is a tank firing its ATGM instead of its gun.
     """
 
     type = "fire"
@@ -232,6 +235,22 @@ class ReplaceHQ(Action):
 
 
 @dataclass(frozen=True)
+class RemoveSW(Action):
+    """Remove the enemy's unplaced support weapon carried by ``unit`` (WaW 1.3.5).
+
+    Offered when an enemy infantry platoon's loss roll failed: the side that
+    destroyed it chooses which unplaced SW of the enemy is lost.
+
+    Examples:
+        >>> RemoveSW("SU-INF1").to_dict()
+        {'type': 'remove_sw', 'unit': 'SU-INF1'}
+    """
+
+    type = "remove_sw"
+    unit: str
+
+
+@dataclass(frozen=True)
 class EndActivation(Action):
     """End the active formation's action phase."""
 
@@ -265,6 +284,7 @@ ACTION_TYPES: dict[str, type[Action]] = {
         LayBridge,
         RecoverBridge,
         ReplaceHQ,
+        RemoveSW,
         EndActivation,
         Pass,
     )

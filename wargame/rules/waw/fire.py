@@ -47,15 +47,17 @@ from .catalog import (
 )
 from .combat import (
     FRESH,
+    FireResult,
     HitResult,
     IllegalFireError,
     check_fire_kind,
     effective_weapon,
+    hit_result,
     range_band,
     resolve_fire,
 )
 from .command import hq_stack_check
-from .losses import atgm_expended, transport_losses, unplaced_sw_loss
+from .losses import atgm_expended, transport_losses
 from .unit_attrs import carried_by, disrupted, ops_complete
 
 # --------------------------------------------------------------------------- #
@@ -117,7 +119,7 @@ class _Fire(_Queries):
                 or u.id in self.hq_ids
             ):
                 continue
-            out += self._fire_options(snap, u, [mover], moving=False)
+            out += self._fire_options(snap, u, [mover], moving=False, opp=True)
         return out
 
     def _opp_window_options(self, state: GameState) -> list[Action]:
@@ -210,6 +212,15 @@ class _Fire(_Queries):
             return f"{t.name} is an HQ and cannot be fired on"
         if (carrier := carried_by(t)) is not None:
             return f"{t.name} is aboard {state.units[carrier].name}: fire at it"
+        sw = self._sw(u) if a.weapon == "sw" else None
+        if sw is not None and sw[0].attaches_to == "infantry":
+            # WaW 6.1 / 1.3.5: an infantry platoon uses its SW only together with
+            # its own weapon, in one Fire; never on its own.
+            return (
+                f"{u.name} cannot fire its {sw[0].name} alone: an infantry platoon "
+                "fires its support weapon together with its own weapon, in the same "
+                "Fire (sw_target) (WaW 6.1, 1.3.5)"
+            )
         moving = not opp and self._spent(u) > 0
         snap = self._snap(state)
         r = self._fire_reason(snap, u, t, a.weapon, a.with_hq, moving)
@@ -220,10 +231,13 @@ class _Fire(_Queries):
     def _sw_target_reason(
         self, state: GameState, snap: _Snap, u: Unit, a: Fire, moving: bool, opp: bool
     ) -> str | None:
-        """WaW 1.3.5: an infantry platoon fires its SW together with its weapon.
+        """WaW 6.1 / 1.3.5: an infantry platoon fires its SW with its own weapon.
 
-        ASSUMPTION 45: the SW may also fire alone (``weapon="sw"``, the platoon's
-        own weapon holds); either way it is the platoon's one fire action.
+        Only in its formation's action phase and only in the same Fire as the
+        platoon's own weapon (at the same target or another); a platoon that fires
+        without it is Ops Complete, so the SW is lost for that phase.  ASSUMPTION
+        45: never alone, never in opportunity fire (the action-phase sentence is
+        about infantry platoons; tank ATGMs fire alone, also in opportunity fire).
         """
         sw = self._sw(u)
         if sw is None:
@@ -234,14 +248,18 @@ class _Fire(_Queries):
                 f"{u.name} cannot fire its main gun and {sw[0].name} together: a "
                 "tank firing its ATGM fires nothing else (WaW 1.3.5)"
             )
+        if opp:
+            # WaW 6.1 / 1.3.5: the SW fires in the formation's action phase only.
+            return (
+                f"{u.name} cannot fire its {sw[0].name} in opportunity fire: an "
+                "infantry platoon fires its support weapon with its own weapon in "
+                "its formation's action phase (WaW 6.1, 1.3.5)"
+            )
         if a.weapon == "sw":
             return "sw_target goes with a main weapon ('ap', 'he' or 'aa'), not 'sw'"
         t2 = state.units.get(a.sw_target) if isinstance(a.sw_target, str) else None
         if t2 is None:
             return f"there is no unit {a.sw_target!r} in this game"
-        mover = self._opp_mover(state) if opp else None
-        if mover is not None and t2.id != mover.id:
-            return f"opportunity fire may only target {mover.name}"
         if t2.side == u.side:
             return f"{t2.name} is a friendly unit"
         if t2.destroyed or t2.position is None or carried_by(t2) is not None:
@@ -312,9 +330,18 @@ class _Fire(_Queries):
         return None
 
     def _fire_options(
-        self, snap: _Snap, u: Unit, targets: list[Unit], *, moving: bool
+        self,
+        snap: _Snap,
+        u: Unit,
+        targets: list[Unit],
+        *,
+        moving: bool,
+        opp: bool = False,
     ) -> list[Action]:
-        """Every legal Fire of ``u`` at ``targets`` (fast mirror of _fire_reason)."""
+        """Every legal Fire of ``u`` at ``targets`` (fast mirror of _fire_reason).
+
+        ``opp``: opportunity fire (no infantry support weapon, WaW 6.1 / 1.3.5).
+        """
         weapons = self._weapons(u)
         if moving:
             if self._spent(u) > self._mp(u) / 2:
@@ -326,6 +353,8 @@ class _Fire(_Queries):
         out: list[Action] = []
         here: str = u.position  # type: ignore[assignment]
         sw = self._sw(u)
+        infantry_sw = sw is not None and sw[0].attaches_to == "infantry"
+        sw_targets: list[str] = []
         for t in targets:
             tt = self._target_type(t)
             d = self.board.distance(here, t.position)  # type: ignore[arg-type]
@@ -341,20 +370,22 @@ class _Fire(_Queries):
                     seen = self._los(snap.state, u, here, t, t.position)  # type: ignore[arg-type]
                 if not seen:
                     break
+                if kind == "sw" and infantry_sw:
+                    # WaW 6.1 / 1.3.5: an infantry SW never fires alone and not
+                    # in opportunity fire; it joins a Fire of the platoon's own
+                    # weapon (below), at the same target or another.
+                    if not opp:
+                        sw_targets.append(t.id)
+                    continue
                 out.append(Fire(u.id, t.id, kind))
                 if lead:
                     out.append(Fire(u.id, t.id, kind, True))
-        if sw is not None and sw[0].attaches_to == "infantry":
-            # WaW 1.3.5: infantry fires its SW together with its own weapon, at
-            # the same target or another.
-            sw_targets = [o.target for o in out if o.weapon == "sw" and not o.with_hq]  # type: ignore[attr-defined]
-            if sw_targets:
-                out += [
-                    Fire(o.unit, o.target, o.weapon, o.with_hq, t2)  # type: ignore[attr-defined]
-                    for o in list(out)
-                    if o.weapon != "sw"  # type: ignore[attr-defined]
-                    for t2 in sw_targets
-                ]
+        if sw_targets:
+            out += [
+                Fire(o.unit, o.target, o.weapon, o.with_hq, t2)  # type: ignore[attr-defined]
+                for o in list(out)
+                for t2 in sw_targets
+            ]
         return out
 
     # -- indirect (mortar) fire ------------------------------------------- #
@@ -432,6 +463,9 @@ class _Fire(_Queries):
 
     # -- resolution: shots, hits, losses ---------------------------------- #
     def _do_fire(self, ctx: RuleContext, a: Fire) -> None:
+        """WaW 6.1: one Fire, then the unit is Ops Complete (so an infantry SW not
+        fired with it is lost for the phase, 1.3.5); with ``sw_target`` the
+        platoon's weapon and SW are one attack (ASSUMPTION 45, below)."""
         st = ctx.state
         opp = opp_window(st) is not None
         u = st.units[a.unit]
@@ -445,26 +479,32 @@ class _Fire(_Queries):
             assert hq is not None
             lead = self._leadership(hq)
             changes += unit_change(hq.id, lead_used=True)
-        self._shot(ctx, u, st.units[a.target], a.weapon, lead, opp, moving, changes)
+        t = st.units[a.target]
         if a.sw_target is None:
+            self._shot(ctx, u, t, a.weapon, lead, opp, moving, changes)
             return
-        # WaW 1.3.5: the platoon's support weapon fires in the same action, at
-        # the same or another target; the HQ's leadership counts for both shots
-        # (seed 000, HQ in combat: the exception for infantry with an SW).
+        # WaW 6.1 / 1.3.5: the platoon's weapon and its support weapon are one
+        # attack, at the same or another target; the HQ's leadership counts for
+        # both (seed 000, HQ in combat: the exception for infantry with an SW).
+        # ASSUMPTION 45: two shots, both rolled (weapon first) before either
+        # result lands; the SW's result then lands on what is left of its target
+        # (void if the first shot destroyed it), and the HQ of each stack hit
+        # makes one risk roll for the whole attack.
         t2 = st.units[a.sw_target]
-        if t2.destroyed:
-            _unit_event(
-                ctx,
-                "fire",
-                u,
-                target=t2.id,
-                hex_from=u.hex,
-                hex_to=None,
-                result="no target",
-                detail=f"{u.name}'s support weapon holds: {t2.name} is already gone",
-            )
-            return
-        self._shot(ctx, u, t2, "sw", lead, opp, moving, [])
+        sw_name = self._sw(u)[0].name  # type: ignore[index]
+        first = self._roll_shot(ctx, u, t, a.weapon, lead, opp, moving, changes)
+        second = self._roll_shot(ctx, u, t2, "sw", lead, opp, moving, [])
+        stacks: dict[tuple[str, str], bool] = {}
+        for target, shot, by in (
+            (t, first, u.name),
+            (t2, second, f"{u.name}'s {sw_name}"),
+        ):
+            where = (str(st.units[target.id].position), target.side)
+            affected, dead = self._land_shot(ctx, st.units[target.id], shot, by=by)
+            if affected:
+                stacks[where] = stacks.get(where, False) or dead
+        for (h, side), dead in stacks.items():
+            self._hq_stack(ctx, h, side, dead)
 
     def _do_indirect(self, ctx: RuleContext, a: IndirectFire) -> None:
         """WaW 1.3.4.3: mortar fire out of its own sight, called by a spotter.
@@ -519,6 +559,24 @@ class _Fire(_Queries):
         indirect: bool = False,
     ) -> None:
         """One shot of ``u`` with ``weapon`` at ``t`` (WaW 6.1), event by event."""
+        shot = self._roll_shot(ctx, u, t, weapon, lead, opp, moving, changes, indirect)
+        affected, dead = self._land_shot(ctx, ctx.state.units[t.id], shot, by=u.name)
+        if affected:
+            self._hq_stack(ctx, t.position, t.side, dead)  # type: ignore[arg-type]
+
+    def _roll_shot(
+        self,
+        ctx: RuleContext,
+        u: Unit,
+        t: Unit,
+        weapon: str,
+        lead: int,
+        opp: bool,
+        moving: bool,
+        changes: list[Any],
+        indirect: bool = False,
+    ) -> FireResult:
+        """Roll one shot (its fire and save events); the result is not applied."""
         attacker = self.info[u.id].utype
         attacker_state = self._ustate(u)
         weapon_name = _KIND_NAMES.get(weapon, weapon)
@@ -612,9 +670,44 @@ class _Fire(_Queries):
                 result=f"{roll.saves} saved",
                 detail=f"{t.name} saves with {what} dice on {sv.save}+",
             )
-        affected, dead = self._hit(ctx, t, shot.result, by=u.name)
-        if affected:
-            self._hq_stack(ctx, t.position, t.side, dead)  # type: ignore[arg-type]
+        return shot
+
+    def _land_shot(
+        self, ctx: RuleContext, t: Unit, shot: FireResult, *, by: str
+    ) -> tuple[bool, bool]:
+        """Apply a rolled shot to ``t`` as it is now (see :meth:`_hit`).
+
+        A shot rolled before another result landed on the same target (the
+        weapon and SW of one attack, ASSUMPTION 45) acts on what is left: its net
+        hits are applied to the target's present state, and are void if the
+        target is already destroyed.
+        """
+        res = shot.result
+        now = self._ustate(t)
+        if now != res.before:
+            if now.destroyed:
+                _unit_event(
+                    ctx,
+                    "hit",
+                    t,
+                    hits=res.net_hits,
+                    result="void",
+                    detail=(
+                        f"{t.name} is already destroyed: the "
+                        f"{_plural(res.net_hits, 'net hit')} from {by} are void"
+                    ),
+                )
+                return False, False
+            p = shot.plan
+            res = hit_result(
+                res.net_hits,
+                p.target_type,
+                p.kind,
+                now,
+                one_sided=p.target_one_sided,
+                fragile=p.target_fragile,
+            )
+        return self._hit(ctx, t, res, by=by)
 
     def _hit(
         self, ctx: RuleContext, t: Unit, hit: HitResult, *, by: str
@@ -758,56 +851,5 @@ class _Fire(_Queries):
                     detail=f"{u.name} burns at {h}: wreck marker placed",
                     changes=var_change(wrecks=tuple(sorted((*wrecks, h)))),
                 )
-        for u in lost:
-            if self.info[u.id].is_infantry:
-                self._unplaced_sw_roll(ctx, u)
-
-    def _unplaced_sw_roll(self, ctx: RuleContext, dead: Unit) -> None:
-        """WaW 1.3.5: an infantry platoon died while SWs are still unplaced.
-
-        Roll a d6 (-1 per infantry platoon of the side lost after the first); on
-        1 or less the enemy deletes one unplaced SW.  ASSUMPTION 46: SWs are
-        attached to named units and "unplaced" until they first fire; the enemy
-        deletes the one with the longest reach (ties: scenario order).
-        """
-        st = ctx.state
-        side = dead.side
-        unplaced = [
-            u
-            for u in st.units.values()
-            if u.side == side
-            and not u.destroyed
-            and u.attrs.get("sw")
-            and not u.attrs.get("sw_placed")
-        ]
-        if not unplaced:
-            return
-        n_lost = sum(
-            1
-            for u in st.units.values()
-            if u.side == side and u.destroyed and self.info[u.id].is_infantry
-        )
-        chk = unplaced_sw_loss(ctx.rng, n_lost)
-        changes: tuple[Any, ...] = ()
-        what = "no SW lost"
-        if chk.lost:
-            victim = max(unplaced, key=lambda x: self._reach(self._sw(x)[2]))  # type: ignore[index]
-            changes = unit_change(victim.id, sw=None, sw_placed=None)
-            what = (
-                f"{self.enemy_of(side)} removes the unplaced "
-                f"{self.catalog[victim.attrs['sw']].name} of {victim.name}"
-            )
-        ctx.emit(
-            "sw_loss",
-            side=side,
-            unit=dead.id,
-            dice=(chk.die,),
-            needed=1,
-            result="SW lost" if chk.lost else "no loss",
-            detail=(
-                f"{dead.name} lost with SWs unplaced: d6 = {chk.die} "
-                f"{chk.modifier:+d} ({n_lost} infantry platoons lost) = {chk.total}; "
-                f"1 or less: {what}"
-            ),
-            changes=changes,
-        )
+        # WaW 1.3.5: each infantry platoon lost may cost an unplaced SW.
+        self._unplaced_sw_rolls(ctx, lost)

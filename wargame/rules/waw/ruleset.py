@@ -18,9 +18,9 @@ This module is the facade: the class, its attributes and the dispatch of each
 action type to its family.  The rules themselves are in the mixins:
 :mod:`.setup` (scenario -> initial state), :mod:`.sequence` (sequence of play),
 :mod:`.activation` (chits, the acting unit, rally), :mod:`.movement`,
-:mod:`.fire`, :mod:`.assault`, :mod:`.support`, :mod:`.replacement` (one
-module per action family: the reason an action is illegal, the legal options
-and the resolution),
+:mod:`.fire`, :mod:`.assault`, :mod:`.support`, :mod:`.support_weapons`,
+:mod:`.replacement` (one module per action family: the reason an action is
+illegal, the legal options and the resolution),
 :mod:`.helpers` (public read-only helpers and odds) and :mod:`._common` (shared
 queries).
 
@@ -78,6 +78,7 @@ from .actions import (
     Rally,
     RecoverBridge,
     ReplaceHQ,
+    RemoveSW,
     SetMode,
 )
 from .activation import _Activation
@@ -91,6 +92,7 @@ from .replacement import HQ_PENDING, _Replacement
 from .sequence import _Sequence
 from .setup import _Setup
 from .support import _Support
+from .support_weapons import _SupportWeapons, sw_removals_owed
 from .unit_attrs import carried_by, disrupted, ops_complete
 
 __all__ = [
@@ -112,6 +114,7 @@ class WawRuleset(
     _Assault,
     _Support,
     _Replacement,
+    _SupportWeapons,
     _Setup,
     _Helpers,
 ):
@@ -198,6 +201,8 @@ class WawRuleset(
         handler = self._reasons.get(type(action))
         if handler is None:
             return f"{type(action).__name__} is not a World at War action"
+        if not isinstance(action, RemoveSW) and (r := self._sw_removal_block(state)):
+            return r  # WaW 1.3.5: the enemy's choice of SW to remove comes first
         return handler(self, state, action)  # type: ignore[no-any-return]
 
     _reasons: ClassVar[dict[type[Action], Any]] = {
@@ -220,6 +225,7 @@ class WawRuleset(
         LayBridge: _Movement._why_not_lay,
         RecoverBridge: _Movement._why_not_recover,
         ReplaceHQ: _Replacement._why_not_replace_hq,
+        RemoveSW: _SupportWeapons._why_not_remove_sw,
     }
 
     # -- the generator ---------------------------------------------------- #
@@ -228,6 +234,8 @@ class WawRuleset(
         v = state.vars
         if v.get("over"):
             return []
+        if sw_removals_owed(state):
+            return self._sw_removal_options(state)
         if v.get(HQ_PENDING):
             return self._replace_options(state)
         if v.get("drawn"):
@@ -320,6 +328,7 @@ class WawRuleset(
         LayBridge: _Movement._do_lay,
         RecoverBridge: _Movement._do_recover,
         ReplaceHQ: _Replacement._do_replace_hq,
+        RemoveSW: _SupportWeapons._do_remove_sw,
     }
 
     # ------------------------------------------------------------------ #
@@ -375,6 +384,11 @@ class WawRuleset(
             return f"{n(action.unit)} hides"
         if isinstance(action, ReplaceHQ):
             return f"{n(action.hq)} comes back, reduced, at {action.hex}"
+        if isinstance(action, RemoveSW):
+            u = state.units.get(action.unit) if isinstance(action.unit, str) else None
+            sid = u.attrs.get("sw") if u is not None else None
+            what = self.catalog[sid].name if sid in self.catalog else "support weapon"
+            return f"remove the unplaced {what} of {n(action.unit)}"
         if isinstance(action, SetMode):
             return f"{n(action.unit)} flies {action.mode}"
         if isinstance(action, EndActivation):

@@ -55,11 +55,14 @@ class _Sequence(_Queries):
     # protocol: who decides, the result
     # ------------------------------------------------------------------ #
     def current_side(self, state: GameState) -> str | None:
-        """The side to decide: owner of an HQ to replace, chit owner,
-        opportunity-fire side or active side."""
+        """The side to decide: the enemy choosing an unplaced SW to remove (WaW
+        1.3.5), the owner of an HQ to replace, chit owner, opportunity-fire side
+        or active side."""
         v = state.vars
         if v.get("over"):
             return None
+        if (chooser := self._sw_chooser(state)) is not None:
+            return chooser  # WaW 1.3.5: the enemy chooses the unplaced SW to remove
         if v.get(HQ_PENDING):
             # WaW 1.3.3.3: the owner chooses where its destroyed HQ comes back.
             return state.units[v[HQ_PENDING][0]].side
@@ -119,6 +122,8 @@ class _Sequence(_Queries):
             if self._annihilated(st):
                 self._game_over(ctx, "annihilation")
                 return
+            if self._sw_chooser(st) is not None:
+                return  # WaW 1.3.5: the enemy's choice of SW to remove first
             if v.get("drawn") or v.get("support") or v.get(HQ_PENDING):
                 return
             if st.phase == "cleanup":

@@ -241,6 +241,39 @@ def fire_gain(view: SideView, action: Any) -> float:
     return g * (1.15 if action.with_hq else 1.0)
 
 
+def sw_removal_choice(view: SideView, acts: Sequence[Any]) -> Any:
+    """Which unplaced enemy support weapon to remove (WaW 1.3.5: our choice).
+
+    The one that could hurt the side's units most now (the best expected damage
+    of its shot at any of them, exact odds); SWs with no shot now (out of sight
+    or range, not arrived yet) and ties go by the weapon's strength: firepower x
+    hit chance x reach; then the carrier's id.
+    """
+    st, rules = view.state, view.rules
+    mine = [
+        u for u in view.own if carried_by(u) is None and not rules.unit_info(u.id).is_hq
+    ]
+
+    def score(a: Any) -> tuple[float, float, str]:
+        """(-threat now, -strength, id): the smallest is removed."""
+        u = st.units[a.unit]
+        now = 0.0
+        if isinstance(u.position, str) and carried_by(u) is None:
+            for t in mine:
+                res = rules.shot_odds(st, u, t, weapons=("sw",))
+                if res is not None:
+                    now = max(now, view.gain(res[1], t))
+        sw = rules.catalog[u.attrs["sw"]]
+        power = 0.0
+        for w in (sw.full.ap, sw.full.aa):
+            if w is not None and w.fp > 0:
+                reach = w.range if w.range_underlined else 2 * w.range
+                power = max(power, w.fp * (7 - w.to_hit) / 6 * reach)
+        return (-now, -power, str(a.unit))
+
+    return min(acts, key=score)
+
+
 def mode_gain(view: SideView, u: Unit, mode: str) -> float:
     """Best expected damage a helicopter could do from where it is in ``mode``.
 

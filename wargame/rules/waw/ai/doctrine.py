@@ -62,6 +62,7 @@ from .. import (
     Pass,
     Rally,
     ReplaceHQ,
+    RemoveSW,
     SetMode,
 )
 from ..unit_attrs import carried_by, disrupted
@@ -79,6 +80,7 @@ from ._common import (
     replace_hq_choice,
     side_bridges,
     support_choice,
+    sw_removal_choice,
     travel_map,
     waw_rules,
 )
@@ -162,6 +164,9 @@ class DoctrinePolicy:
         if rules is None:
             return fallback(decision, self.seed)
         acts = list(decision.legal_actions)
+        if any(isinstance(a, RemoveSW) for a in acts):
+            # the enemy's unplaced SW to remove (WaW 1.3.5)
+            return sw_removal_choice(SideView(decision, rules), acts)
         plan = _Plan(SideView(decision, rules), self)
         if any(isinstance(a, ReplaceHQ) for a in acts):
             # WaW 1.3.3.3: the HQ comes back where it commands the most units

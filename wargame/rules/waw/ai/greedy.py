@@ -26,6 +26,7 @@ from .. import (
     Pass,
     Rally,
     ReplaceHQ,
+    RemoveSW,
 )
 from ._common import (
     SideView,
@@ -36,6 +37,7 @@ from ._common import (
     indirect_gain,
     replace_hq_choice,
     support_choice,
+    sw_removal_choice,
     waw_rules,
 )
 
@@ -80,6 +82,8 @@ class GreedyPolicy:
         if any(isinstance(a, ReplaceHQ) for a in acts):
             # WaW 1.3.3.3: where the destroyed HQ comes back
             return replace_hq_choice(view, acts)
+        if any(isinstance(a, RemoveSW) for a in acts):
+            return sw_removal_choice(view, acts)  # the enemy's unplaced SW (1.3.5)
         if any(isinstance(a, HoldSupport) for a in acts):
             # off-map fire support: the best hex a spotter sees, or hold it
             return support_choice(view, acts, 3 * self.fire_threshold)
