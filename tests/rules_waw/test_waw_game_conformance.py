@@ -39,8 +39,8 @@ from wargame.rules.waw import (
     Pass,
     Rally,
     RecoverBridge,
-    ReplaceHQ,
     RemoveSW,
+    ReplaceHQ,
     SetMode,
     WawRuleset,
 )

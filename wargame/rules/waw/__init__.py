@@ -40,8 +40,8 @@ from .actions import (
     Pass,
     Rally,
     RecoverBridge,
-    ReplaceHQ,
     RemoveSW,
+    ReplaceHQ,
     SetMode,
 )
 from .board import WawBoard, board_for
@@ -169,8 +169,8 @@ __all__ = [
     "Rally",
     "RangeBand",
     "RecoverBridge",
-    "ReplaceHQ",
     "RemoveSW",
+    "ReplaceHQ",
     "SaveFactors",
     "SetMode",
     "Strength",

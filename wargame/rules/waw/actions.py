@@ -40,8 +40,8 @@ __all__ = [
     "Pass",
     "Rally",
     "RecoverBridge",
-    "ReplaceHQ",
     "RemoveSW",
+    "ReplaceHQ",
     "SetMode",
 ]
 

@@ -77,8 +77,8 @@ from .actions import (
     Pass,
     Rally,
     RecoverBridge,
-    ReplaceHQ,
     RemoveSW,
+    ReplaceHQ,
     SetMode,
 )
 from .activation import _Activation

@@ -61,8 +61,8 @@ from .. import (
     MoveHQ,
     Pass,
     Rally,
-    ReplaceHQ,
     RemoveSW,
+    ReplaceHQ,
     SetMode,
 )
 from ..unit_attrs import carried_by, disrupted

@@ -25,8 +25,8 @@ from .. import (
     Move,
     Pass,
     Rally,
-    ReplaceHQ,
     RemoveSW,
+    ReplaceHQ,
 )
 from ._common import (
     SideView,
