@@ -432,9 +432,11 @@ class _Sequence(_Queries):
     def _cleanup(self, ctx: RuleContext) -> None:
         """WaW Clean-up phase.
 
-        Remove the Ops Complete markers (smoke, ammunition, "In Zone" and
-        "Artillery Shock" markers are not modelled), reposition HQs, replace
-        destroyed HQs, return the chits to the cup (3.2.1 exceptions: GAP).
+        Remove the Ops Complete, "In Zone" and "Artillery Shock" markers, thin
+        the smoke (assumption 54; ammunition depletion is the support's
+        missions, assumption 51), reposition HQs, replace destroyed HQs
+        (1.3.3.3, the owner may have to choose), return the chits to the cup
+        (3.2.1 exceptions: GAP).
         """
         st = ctx.state
         why = (
