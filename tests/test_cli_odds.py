@@ -29,6 +29,17 @@ def test_odds_prints_the_exact_table(capsys):
     assert "destroyed" in out
 
 
+def test_odds_of_a_self_propelled_mortar_have_no_armor_save(capsys):
+    # WaW 001 §6.1 (issue 17): the PzMSR is an unarmored target, so an M60's HE
+    # (2 dice hitting on 3+ at half range) is not saved in the open: P(2 net hits)
+    # = (2/3)^2, and two hits disrupt and reduce it.
+    argv = "odds waw-classic --attacker m60 --target pzmsr --range 3 --terrain clear"
+    assert main(argv.split()) == 0
+    out = capsys.readouterr().out
+    assert "2              0.4444" in out
+    assert "reduced       0.4444" in out
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
