@@ -387,6 +387,27 @@ class WawBoard:
         """LOS between two hexes (see :func:`_visible`)."""
         return _visible(self.map, a, b, heights=self.los_heights)
 
+    def visible_from(self, a: str) -> frozenset[str] | None:
+        """The hexes within :data:`LOS_TABLE_RANGE` that ``a`` sees (the same
+        answers as :meth:`visible`), or None while the map has no LOS table.
+
+        Examples:
+            >>> import wargame
+            >>> b = board_for(wargame.load_map(window="Remagen"))
+            >>> seen = b.visible_from("N17")
+            >>> seen is None or all(b.visible("N17", h) for h in sorted(seen)[:20])
+            True
+        """
+        per_map = _los_state.setdefault(self.map, {})
+        cache = per_map.setdefault(self.los_heights, {})
+        table = _los_table(self.map, LOS_TABLE_RANGE, cache, self.los_heights)
+        if table is None:
+            return None
+        seen = cache.get(("from", a))
+        if seen is None:
+            seen = cache[("from", a)] = frozenset(table.visible_from(a))
+        return seen  # type: ignore[no-any-return]
+
     def with_los(self, observer_height_m: float, target_height_m: float) -> WawBoard:
         """A copy whose sight lines use these eye and target heights.
 

@@ -45,6 +45,7 @@ from .actions import (
     RecoverBridge,
     SetMode,
 )
+from .board import LOS_TABLE_RANGE
 from .catalog import (
     Mobility,
 )
@@ -525,44 +526,73 @@ class _Movement(_Queries):
         units and the smoke stay as they are (the safest-path search asks for
         many hexes, decision after decision)."""
         key = self._exposure_key(snap.state, side)
-        cache: dict[Any, dict[str, Exposure]] = self.__dict__.setdefault(
+        cache: dict[Any, tuple[Any, dict[str, Exposure]]] = self.__dict__.setdefault(
             "_exposure_cache", {}
         )
-        per = cache.get(key)
-        if per is None:
+        entry = cache.get(key)
+        if entry is None:
             if len(cache) > 64:
                 cache.clear()
-            per = cache[key] = {}
+            entry = cache[key] = (self._watchers(snap, side), {})
+        watchers, per = entry
 
         def exposure(h: str) -> Exposure:
             got = per.get(h)
             if got is None:
-                got = per[h] = self._exposure(snap, h, side)
+                got = per[h] = self._exposure(snap, h, side, watchers)
             return got
 
         return exposure
 
-    def _exposure(self, snap: _Snap, h: str, side: str) -> Exposure:
+    def _watchers(
+        self, snap: _Snap, side: str
+    ) -> list[tuple[str, int, bool, frozenset[str] | None]]:
+        """Enemy units that may see and shoot at an HQ of ``side``: their hex,
+        longest weapon reach, whether they fly high and the hexes they see (the
+        LOS table's, None without one; see :meth:`_exposure`)."""
+        out: list[tuple[str, int, bool, frozenset[str] | None]] = []
+        for u in snap.state.units.values():
+            if (
+                u.side == side
+                or u.destroyed
+                or not isinstance(u.position, str)
+                or carried_by(u) is not None
+                or u.id in self.hq_ids
+            ):
+                continue
+            reach = max((self._reach(w) for _k, w in self._weapons(u)), default=-1)
+            pos = u.position
+            out.append((pos, reach, self._high(u), self.board.visible_from(pos)))
+        return out
+
+    def _exposure(
+        self,
+        snap: _Snap,
+        h: str,
+        side: str,
+        watchers: list[tuple[str, int, bool, frozenset[str] | None]] | None = None,
+    ) -> Exposure:
         """WaW HQ movement (b)/(c): is ``h`` in enemy LOS and weapon range?
 
         ASSUMPTION 31: "in range of their guns" = within the longest reach of any
         of the enemy unit's weapons (2x range unless underlined; adjacent always);
         "under cover" = terrain with defence dice.
         """
-        for u in snap.state.units.values():
-            if (
-                u.side == side
-                or u.destroyed
-                or u.position is None
-                or carried_by(u) is not None
-                or u.id in self.hq_ids
-            ):
-                continue
-            d = self.board.distance(u.position, h)  # type: ignore[arg-type]
-            reach = max((self._reach(w) for _k, w in self._weapons(u)), default=-1)
+        if watchers is None:
+            watchers = self._watchers(snap, side)
+        distance = self.board.distance
+        smoke = bool(snap.state.vars.get("smoke"))
+        for pos, reach, high, seen in watchers:
+            d = distance(pos, h)
             if d == 0 or (d > 1 and d - 1 > reach) or (d > 1 and reach < 0):
                 continue
-            if self._high(u) or self._ground_los(snap.state, u.position, h):  # type: ignore[arg-type]
+            if high or d <= 1:
+                exposed = True
+            elif seen is not None and not smoke and d <= LOS_TABLE_RANGE:
+                exposed = h in seen  # the table's answer, as _ground_los gives it
+            else:
+                exposed = self._ground_los(snap.state, pos, h)
+            if exposed:
                 return (
                     Exposure.COVER if self.board.defence_dice(h) > 0 else Exposure.OPEN
                 )
