@@ -47,6 +47,17 @@ def play(task: tuple[str, int, str, str]) -> tuple[str | None, dict[str, int], f
     return out.winner, dict(out.victory_points), time.process_time() - t
 
 
+def _positive(text: str) -> int:
+    """An argparse type: a whole number of at least 1 (argparse says why not)."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{n} games: give at least 1")
+    return n
+
+
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     """95 % Wilson score interval of a share k / n."""
     if n == 0:
@@ -80,7 +91,9 @@ def main(argv: list[str] | None = None) -> int:
     """Print the balance table (and doctrine against random if asked)."""
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("scenarios", nargs="*", help="scenario names (default: all)")
-    p.add_argument("--seeds", type=int, default=100, help="games per scenario")
+    p.add_argument(
+        "--seeds", type=_positive, default=100, help="games per scenario (at least 1)"
+    )
     p.add_argument("--processes", type=int, default=os.cpu_count() or 1)
     p.add_argument(
         "--vs-random", type=int, default=0, metavar="N", help="also doctrine vs random"
