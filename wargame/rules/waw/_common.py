@@ -580,6 +580,13 @@ class _Queries(RulesetBase):
         """Longest rule range of a weapon (WaW 6.1.1: 2x unless underlined)."""
         return w.range if w.range_underlined else 2 * w.range
 
+    def weapon_reach(self, unit: Unit) -> int:
+        """Longest rule range (hexes, WaW 6.1.1) of any of the unit's weapons.
+
+        ``-1`` for a unit without weapons (HQs).
+        """
+        return max((self._reach(w) for _k, w in self._weapons(unit)), default=-1)
+
     def _weapons(self, u: Unit) -> list[tuple[str, Weapon]]:
         """The unit's firepower blocks; an attached support weapon is ``"sw"``."""
         key = (u.type, u.strength, u.attrs.get("sw"), u.attrs.get("mode"))

@@ -512,6 +512,19 @@ class FirePlan:
     fire: FireFactors
     defence: SaveFactors
 
+    def hit_result(self, net_hits: int, target_state: UnitState) -> HitResult:
+        """What ``net_hits`` of this shot do to a target in ``target_state``
+        (:func:`hit_result` with the plan's target type, attack kind and
+        counter traits)."""
+        return hit_result(
+            net_hits,
+            self.target_type,
+            self.kind,
+            target_state,
+            one_sided=self.target_one_sided,
+            fragile=self.target_fragile,
+        )
+
 
 def plan_fire(
     attacker: UnitType | str,
@@ -887,15 +900,7 @@ def resolve_fire(
         extra_to_hit=extra_to_hit,
     )
     roll = roll_fire(rng, plan.fire, plan.defence)
-    result = hit_result(
-        roll.net_hits,
-        plan.target_type,
-        plan.kind,
-        target_state,
-        one_sided=plan.target_one_sided,
-        fragile=plan.target_fragile,
-    )
-    return FireResult(plan, roll, result)
+    return FireResult(plan, roll, plan.hit_result(roll.net_hits, target_state))
 
 
 def resolve_support_fire(

@@ -52,7 +52,6 @@ from .combat import (
     IllegalFireError,
     check_fire_kind,
     effective_weapon,
-    hit_result,
     range_band,
     resolve_fire,
 )
@@ -698,15 +697,7 @@ class _Fire(_Queries):
                     ),
                 )
                 return False, False
-            p = shot.plan
-            res = hit_result(
-                res.net_hits,
-                p.target_type,
-                p.kind,
-                now,
-                one_sided=p.target_one_sided,
-                fragile=p.target_fragile,
-            )
+            res = shot.plan.hit_result(res.net_hits, now)
         return self._hit(ctx, t, res, by=by)
 
     def _hit(

@@ -81,13 +81,6 @@ class _Helpers(_Queries):
         """Leadership of an HQ on its current side."""
         return self._leadership(hq)
 
-    def weapon_reach(self, unit: Unit) -> int:
-        """Longest rule range (hexes, WaW 6.1.1) of any of the unit's weapons.
-
-        ``-1`` for a unit without weapons (HQs).
-        """
-        return max((self._reach(w) for _k, w in self._weapons(unit)), default=-1)
-
     def paths(
         self, state: GameState, unit: Unit, *, start: str | None = None
     ) -> Mapping[str, tuple[float, tuple[str, ...]]]:

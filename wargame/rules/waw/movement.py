@@ -560,9 +560,9 @@ class _Movement(_Queries):
                 or u.id in self.hq_ids
             ):
                 continue
-            reach = max((self._reach(w) for _k, w in self._weapons(u)), default=-1)
             pos = u.position
-            out.append((pos, reach, self._high(u), self.board.visible_from(pos)))
+            seen = self.board.visible_from(pos)
+            out.append((pos, self.weapon_reach(u), self._high(u), seen))
         return out
 
     def _exposure(
