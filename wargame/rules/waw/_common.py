@@ -14,6 +14,7 @@ the clean-up smoke markers, HQ leadership.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -26,6 +27,7 @@ from wargame.engine import (
     Unit,
     unit_change,
 )
+from wargame.engine.scenario import shown
 
 from .board import WawBoard
 from .catalog import (
@@ -43,6 +45,17 @@ from .combat import (
     check_fire_kind,
 )
 from .unit_attrs import carried_by, disrupted
+
+
+def _unknown_type(name: object, catalog: Mapping[str, Any]) -> str:
+    """The scenario message for a unit type the catalog does not know.
+
+    >>> _unknown_type("bmp9", {"bmp1": 0, "bmp2": 0, "t72": 0})
+    "unknown WaW unit type 'bmp9' (did you mean bmp2, bmp1?)"
+    """
+    close = difflib.get_close_matches(str(name)[:100], list(catalog), n=3)
+    hint = f" (did you mean {', '.join(close)}?)" if close else ""
+    return f"unknown WaW unit type {shown(name)}{hint}"
 
 if TYPE_CHECKING:  # pragma: no cover
     from wargame.engine import Action

@@ -19,7 +19,6 @@ Examples:
 
 from __future__ import annotations
 
-import difflib
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -27,7 +26,7 @@ from typing import Any
 from wargame.engine import Action, GameState, RuleContext, Unit, unit_change, var_change
 from wargame.engine.scenario import shown
 
-from ._common import _Queries
+from ._common import _Queries, _unknown_type
 from .actions import ReplaceHQ
 from .catalog import UnitClass, UnitType
 
@@ -138,9 +137,7 @@ def hq_types_of(
     for tid in given:
         t = catalog.get(tid)
         if t is None:
-            close = difflib.get_close_matches(tid, list(catalog), n=3)
-            hint = f" (did you mean {', '.join(close)}?)" if close else ""
-            add(field, f"unknown WaW unit type {shown(tid)}{hint}")
+            add(field, _unknown_type(tid, catalog))
             ok = False
         elif t.unit_class in (UnitClass.HQ, UnitClass.SUPPORT_WEAPON):
             what = "an HQ" if t.unit_class is UnitClass.HQ else "a support weapon"

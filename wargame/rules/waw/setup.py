@@ -40,6 +40,7 @@ from ._common import (
     _Info,
     _Queries,
     _Snap,
+    _unknown_type,
 )
 from .board import DEFAULT_LOS_HEIGHTS, WawBoard, board_for
 from .catalog import (
@@ -186,11 +187,9 @@ class _Setup(_Queries):
                 continue
             utype = self.catalog.get(str(tname))
             if utype is None:
-                close = difflib.get_close_matches(str(tname), list(self.catalog), n=3)
-                hint = f" (did you mean {', '.join(close)}?)" if close else ""
                 add(
                     f"{where}.type",
-                    f"unknown WaW unit type {shown(tname)}{hint}; list them with "
+                    f"{_unknown_type(tname, self.catalog)}; list them with "
                     "`wargame odds waw --list`",
                 )
                 continue
