@@ -591,7 +591,7 @@ class _Queries(RulesetBase):
     @staticmethod
     def _reach(w: Weapon) -> int:
         """Longest rule range of a weapon (WaW 6.1.1: 2x unless underlined)."""
-        return w.range if w.range_underlined else 2 * w.range
+        return w.reach
 
     def weapon_reach(self, unit: Unit) -> int:
         """Longest rule range (hexes, WaW 6.1.1) of any of the unit's weapons.

@@ -180,6 +180,16 @@ class Weapon(_Frozen):
     range_underlined: bool = Field(False, description="hard maximum, WaW 6.1.1")
     fp_underlined: bool = Field(False, description="may fire on the move")
 
+    @property
+    def reach(self) -> int:
+        """Longest rule range (WaW 6.1.1: twice the printed range unless underlined).
+
+        >>> Weapon(fp=2, to_hit=4, range=6).reach, Weapon(fp=2, to_hit=4, range=6,
+        ...                                                 range_underlined=True).reach
+        (12, 6)
+        """
+        return self.range if self.range_underlined else 2 * self.range
+
 
 class UnitSide(_Frozen):
     """The values printed on one side (full or reduced) of a counter."""

@@ -267,8 +267,7 @@ def sw_removal_choice(view: SideView, acts: Sequence[Any]) -> Any:
         power = 0.0
         for w in (sw.full.ap, sw.full.aa):
             if w is not None and w.fp > 0:
-                reach = w.range if w.range_underlined else 2 * w.range
-                power = max(power, w.fp * (7 - w.to_hit) / 6 * reach)
+                power = max(power, w.fp * (7 - w.to_hit) / 6 * w.reach)
         return (-now, -power, str(a.unit))
 
     return min(acts, key=score)
