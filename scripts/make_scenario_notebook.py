@@ -36,7 +36,7 @@ print(scenario.text("historical_note"))"""),
 Each side gets a policy. The policies are deterministic given the seed: the same seed
 gives the same game, and a saved game replays exactly."""),
     code("""sides = [s["id"] for s in scenario.sides]
-game = Game(scenario, seed=SEED, policies={s: get_policy("doctrine") for s in sides})
+game = Game(scenario, seed=SEED, policies={s: get_policy("doctrine", ruleset=scenario.ruleset) for s in sides})
 outcome = game.run()
 names = {s: game.state.sides[s].name for s in sides}
 print(game)
@@ -100,7 +100,7 @@ Give a policy to one side only and let it play until your side must decide:
 `play_until(game, side)`, then `game.legal_actions()` and `game.apply(...)`. Here the
 "person" simply takes the first option offered, for two decisions."""),
     code("""human = sides[0]
-duel = Game(scenario, seed=SEED, policies={sides[1]: get_policy("doctrine")})
+duel = Game(scenario, seed=SEED, policies={sides[1]: get_policy("doctrine", ruleset=scenario.ruleset)})
 for _ in range(2):
     play_until(duel, human)
     options = duel.legal_actions()
@@ -114,7 +114,7 @@ This notebook is also a test (`make notebooks`)."""),
 assert set(outcome.victory_points) == set(sides)
 assert len(faces) > 100 and set(faces.unique()) <= {1, 2, 3, 4, 5, 6}
 assert abs(counts / len(faces) - 1 / 6).max() < 0.05, counts
-again = Game(scenario, seed=SEED, policies={s: get_policy("doctrine") for s in sides})
+again = Game(scenario, seed=SEED, policies={s: get_policy("doctrine", ruleset=scenario.ruleset) for s in sides})
 again.run()
 assert again.actions == game.actions  # same seed, same game
 print("scenario replay ok:", len(log), "events,", len(faces), "dice")"""),

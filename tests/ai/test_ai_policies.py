@@ -26,7 +26,8 @@ from waw_helpers import activate, scenario, unit
 
 
 def both(name: str, **kw: object) -> dict[str, object]:
-    return {"nato": get_policy(name, **kw), "pact": get_policy(name, **kw)}
+    return {"nato": get_policy(name, ruleset="waw-classic", **kw),
+            "pact": get_policy(name, ruleset="waw-classic", **kw)}
 
 
 # --------------------------------------------------------------------------- #
@@ -37,14 +38,17 @@ def both(name: str, **kw: object) -> dict[str, object]:
 def test_the_registry_knows_random_greedy_and_doctrine() -> None:
     assert available_policies() == ["doctrine", "greedy", "random"]
     assert isinstance(get_policy("random"), RandomPolicy)
-    assert isinstance(get_policy("greedy", seed=3), GreedyPolicy)
-    assert get_policy("doctrine", posture="attack").posture == "attack"
+    assert isinstance(get_policy("greedy", ruleset="waw-classic", seed=3), GreedyPolicy)
+    doctrine = get_policy("doctrine", ruleset="waw-classic", posture="attack")
+    assert doctrine.posture == "attack"
     with pytest.raises(ValueError, match=r"available: doctrine, greedy, random"):
         get_policy("clever")
     with pytest.raises(TypeError):
-        get_policy("greedy", depth=2)  # batch runs rely on TypeError here
+        get_policy("greedy", ruleset="waw-classic", depth=2)  # batch runs rely on TypeError here
     with pytest.raises(ValueError, match="posture must be"):
-        get_policy("doctrine", posture="sneak")
+        get_policy(
+            "doctrine", ruleset="waw-classic", posture="sneak"
+        )
     with pytest.raises(ValueError, match="must be lower-case"):
         register_policy("Bad", RandomPolicy)
 
@@ -205,7 +209,8 @@ def test_assault_odds_are_the_binomial_race_of_the_rules() -> None:
 
 def test_a_person_plays_one_side_and_the_ai_the_other() -> None:
     game = Game.from_scenario(
-        "test_remagen", seed=5, policies={"pact": get_policy("doctrine")}
+        "test_remagen", seed=5,
+        policies={"pact": get_policy("doctrine", ruleset="waw-classic")}
     )
     moves = 0
     while not game.is_over:

@@ -69,6 +69,8 @@ def _sample(cls: type[Action], state: typing.Any, rules: typing.Any) -> Action:
             values[f.name] = tuple(hexes[:2])
         elif f.default is not dataclasses.MISSING:
             continue
+        elif "int" in hint:
+            values[f.name] = 1
         else:
             values[f.name] = "x"
     return cls(**values)

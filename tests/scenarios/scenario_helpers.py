@@ -79,7 +79,8 @@ def play(task: tuple[str, int, str, str]) -> tuple[str | None, str, int]:
     name, seed, first, second = task
     scenario = load_scenario(name)
     a, b = (s["id"] for s in scenario.sides)
-    policies = {a: get_policy(first), b: get_policy(second)}
+    rs = scenario.ruleset
+    policies = {a: get_policy(first, ruleset=rs), b: get_policy(second, ruleset=rs)}
     listeners = []
     if first == second == "doctrine":
         rules = Game(scenario, seed=seed).ruleset

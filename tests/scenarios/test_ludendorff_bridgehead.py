@@ -33,7 +33,8 @@ def test_doctrine_plays_the_bridgehead_using_the_special_rules() -> None:
         g = Game.from_scenario(
             NAME,
             seed=seed,
-            policies={"nato": get_policy("doctrine"), "pact": get_policy("doctrine")},
+            policies={"nato": get_policy("doctrine", ruleset="waw-classic"),
+                      "pact": get_policy("doctrine", ruleset="waw-classic")},
         )
         g.run()
         assert g.outcome is not None and g.outcome.turn == 8

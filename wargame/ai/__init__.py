@@ -35,7 +35,8 @@ Examples:
 A person in a notebook plays one side and lets a policy play the other::
 
     game = Game.from_scenario("ahr_delay", seed=1,
-                              policies={"pact": get_policy("doctrine")})
+                              policies={"pact": get_policy("doctrine",
+                                                          ruleset="waw-classic")})
     play_until(game, "nato")          # the AI plays until NATO must decide
     game.apply(game.legal_actions()[0])
     play_until(game, "nato")

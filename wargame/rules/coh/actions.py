@@ -1,0 +1,178 @@
+"""Conflict of Heroes 2nd edition actions: one action per turn (CoH 2e §2.2).
+
+Turns alternate one action at a time.  Each action names how it is paid
+(``pay``, CoH 2e §2.2 and §3.0-3.2, seed 003 §9.2):
+
+* ``"ap"``: a unit (AP) action out of the side's one 7 AP pool.  A fresh unit
+  acting this way is activated; with a pool already open it joins the shared
+  activation (seed 003 §9.0).  CAPs top up a pool that is short (§3.2);
+* ``"opportunity"``: fresh, non-activated units take one action free, then are
+  spent (§3.1; group opportunity actions, seed 003 §9.2);
+* ``"command"``: any units, paid wholly in CAPs, status unchanged (§3.2).
+
+Every action that several units take together lists them in ``units``: the
+first is the fire leader of a firegroup (seed 003 §9.12).
+
+Examples:
+    >>> Move(("de-rifles-1",), ("G9",)).to_dict()["to"]
+    ['G9']
+    >>> Fire(("de-hmg", "de-rifles-1"), "H12", caps=1).type
+    'fire'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from wargame.engine import Action
+
+__all__ = [
+    "ACTION_TYPES",
+    "PAY_MODES",
+    "Fire",
+    "Hide",
+    "InitiativeBid",
+    "Move",
+    "Pass",
+    "Pivot",
+    "PlayCard",
+    "Rally",
+    "Spend",
+    "Stall",
+]
+
+#: How an action is paid (module docstring).
+PAY_MODES = ("ap", "opportunity", "command")
+
+
+@dataclass(frozen=True)
+class Move(Action):
+    """Units move one hex (CoH 2e §5.0; a group move, seed 003 §9.11).
+
+    ``to``: one hex for all the units, or one hex per unit (a group move whose
+    units go to different hexes, seed 003 Figure 14).  ``facing``: the hexside
+    faced on arrival (free after entering a hex, §5.1);
+    ``None`` faces the way moved, or keeps the facing on a backwards move
+    (§5.2).  ``hidden``: a hidden unit's hidden move (seed 003 §10.1).
+    Entering an enemy hex starts close combat (§7.7.3).  ``then``: the hexes a
+    single vehicle goes on to with its bonus moves, free, in the same action
+    (§14.1).
+    """
+
+    type = "move"
+    units: tuple[str, ...]
+    to: tuple[str, ...]
+    pay: str = "ap"
+    facing: int | None = None
+    hidden: bool = False
+    then: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Pivot(Action):
+    """Units turn in place to face another hexside (CoH 2e §5.3: 1 AP)."""
+
+    type = "pivot"
+    units: tuple[str, ...]
+    facing: int
+    pay: str = "ap"
+
+
+@dataclass(frozen=True)
+class Fire(Action):
+    """Fire at one hex (CoH 2e §7.0; a firegroup, seed 003 §9.12).
+
+    ``units[0]`` is the fire leader, the others support it.  Every unit in the
+    hex is rolled against (§7.5.1), hidden ones included whether or not the
+    firer knows they are there (seed 003 §10.0 #3).  ``caps``: CAPs added to
+    each attack roll, declared before rolling (§3.2, at most 2).
+    """
+
+    type = "fire"
+    units: tuple[str, ...]
+    hex: str
+    pay: str = "ap"
+    caps: int = 0
+
+
+@dataclass(frozen=True)
+class Rally(Action):
+    """Units try to remove their hit markers (CoH 2e §7.6: 5 AP; group rally,
+    seed 003 §9.13: each rolls)."""
+
+    type = "rally"
+    units: tuple[str, ...]
+    pay: str = "ap"
+
+
+@dataclass(frozen=True)
+class Hide(Action):
+    """Un-hit squads out of enemy LOS hide again, within one hex (seed 003
+    §10.2: 7 AP; as a group with the group action rules)."""
+
+    type = "hide"
+    units: tuple[str, ...]
+    to: str
+    pay: str = "ap"
+
+
+@dataclass(frozen=True)
+class Stall(Action):
+    """Spend 1 AP (or 1 CAP with ``pay="command"``) and do nothing (§2.2)."""
+
+    type = "stall"
+    pay: str = "ap"
+
+
+@dataclass(frozen=True)
+class Pass(Action):
+    """Pass the turn: free; an activated pool with APs left is lost (§2.2).
+    Two passes in a row end the round (§2.3)."""
+
+    type = "pass"
+
+
+@dataclass(frozen=True)
+class Spend(Action):
+    """Mark the activated units spent and lose the pool's APs, so that another
+    unit may be activated this turn (activation is not an action, §3.0)."""
+
+    type = "spend"
+
+
+@dataclass(frozen=True)
+class InitiativeBid(Action):
+    """CAPs (0-2) added to this side's initiative roll, announced before the
+    dice (CoH 2e §2.1)."""
+
+    type = "initiative_bid"
+    caps: int = 0
+
+
+@dataclass(frozen=True)
+class PlayCard(Action):
+    """Play a card from the hand (seed 003 §8) on ``units`` (may be empty),
+    with ``hex`` where the card needs a target hex.  Fresh units acting through
+    a card stay fresh (§8.1)."""
+
+    type = "play_card"
+    card: str
+    units: tuple[str, ...] = ()
+    hex: str | None = None
+
+
+ACTION_TYPES: dict[str, type[Action]] = {
+    c.type: c
+    for c in (
+        Move,
+        Pivot,
+        Fire,
+        Rally,
+        Hide,
+        Stall,
+        Pass,
+        Spend,
+        InitiativeBid,
+        PlayCard,
+    )
+}

@@ -1,0 +1,661 @@
+"""Fire, firegroups, close combat, hit markers and rally (CoH 2e §7, seed 003
+§9.12-9.13, §10.0 #3, §10.3).
+
+* **AV = FP + 2d6 (+ up to 2 CAPs)** against **DV = DR + terrain DM + the other
+  modifiers**; a hit on AV >= DV, the unit destroyed outright on AV >= DV + 4, and
+  a second hit destroys it (§7.0-7.5).  FP is red against soft targets, blue
+  against armoured ones (§7.1, §15.1).
+* DR is the front DR, or the flank DR when the fire comes from outside the
+  target's arc of fire (§7.3); close combat, HE and snipers always hit the flank.
+* Range: beyond the printed range and up to twice it, -2 FP (long range); next
+  to the target +3 FP (§7.7.1-7.7.2); elevation +1 FP / +1 DM (§11.2).
+* Close combat (§7.7.3): fire at the own hex with an enemy in it, +4 FP (or -2
+  for a crewed weapon's white-box FP), always at the flank DR.
+* Every unit in the target hex is rolled against, friend and foe in a close
+  combat hex (§7.5.1); a hex that may hide enemies is resolved against the
+  hidden unit with the lowest front DR (seed 003 §10.0 #3) whether or not one
+  is there, and the firer learns only whether something was hit.
+* A firegroup adds +1 FP per supporter (seed 003 §9.12); modifiers are the
+  leader's; it pays the leader's fire cost.
+* Hit markers are drawn at random, face down, from the foot or vehicle pile
+  (§7.5); KIA is revealed and the unit removed at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from wargame.engine import (
+    GameState,
+    RuleContext,
+    Unit,
+    pool_change,
+    unit_change,
+    var_change,
+)
+
+from ._core import MAX_CAPS_PER_ROLL, RALLY_COST, Mixin
+from .actions import Fire, Rally
+from .hit_markers import HitMarker, hit_marker_decks, marker
+from .odds import fire_result
+
+__all__ = ["Combat", "FireMath"]
+
+
+@dataclass(frozen=True)
+class FireMath:
+    """The numbers of one attack roll: FP and DV, each with its reasons."""
+
+    fp: int
+    dv: int
+    flank: bool
+    fp_terms: tuple[str, ...]
+    dv_terms: tuple[str, ...]
+
+    @property
+    def needed(self) -> int:
+        """The 2d6 total (with CAPs) that hits."""
+        return self.dv - self.fp
+
+
+class Combat(Mixin):
+    """Mixin: fire legality, the attack numbers and their resolution."""
+
+    board: Any
+    specs: dict[str, Any]
+    sides: tuple[str, str]
+
+    # -- markers ---------------------------------------------------------- #
+    def marker(self, u: Unit) -> HitMarker | None:
+        """The unit's hit marker, if its side may see it (``None``: none or
+        face down to the viewer)."""
+        kind = u.attrs.get("hit") or u.attrs.get("marker")
+        if not kind:
+            return None
+        return marker(str(kind), self.specs[u.id].type.kind)
+
+    # -- the numbers ------------------------------------------------------ #
+    def fire_math(
+        self,
+        state: GameState,
+        leader: Unit,
+        target: Unit,
+        *,
+        supporters: int = 0,
+        at: str | None = None,
+        tgt_hex: str | None = None,
+        hidden_target: bool = False,
+    ) -> FireMath | None:
+        """FP and DV of ``leader`` attacking ``target`` (``None``: no FP of the
+        colour the target needs, §7.1)."""
+        ut, tt = self.specs[leader.id].type, self.specs[target.id].type
+        frm = at or leader.hex
+        to = tgt_hex or target.hex
+        assert frm is not None and to is not None
+        d = self.board.distance(frm, to)
+        cc = d == 0
+        sniper = self.is_sniper(leader.id)
+        he = bool(ut.he)
+        flank = cc or he or sniper
+        if not flank and not hidden_target and target.facing is not None:
+            flank = not self.board.in_arc(to, target.facing, frm)
+        blue = tt.dr_colour(flank) == "blue"
+        if tt.open_topped and (he or (cc and ut.kind == "foot")):
+            blue = False  # open-topped: red DR against HE and foot CC (§15.5)
+        base = ut.fp_blue if blue else ut.fp_red
+        if base is None:
+            return None
+        fp = int(base)
+        terms = [f"{'blue' if blue else 'red'} FP {base}"]
+        m = self.marker(leader)
+        if m is not None:
+            mod = m.fp_mod("blue" if blue else "red")
+            if mod:
+                fp += mod
+                terms.append(f"{m.name} {mod:+d}")
+        if supporters:
+            fp += supporters
+            terms.append(f"firegroup +{supporters} (seed 003 §9.12)")
+        if cc:
+            add = -2 if ut.crewed else 4
+            fp += add
+            terms.append(f"close combat {add:+d} (§7.7.3)")
+        elif d == 1:
+            fp += 3
+            terms.append("adjacent +3 (§7.7.2)")
+        elif d > int(ut.range or 0):
+            fp -= 2
+            terms.append("long range -2 (§7.7.1)")
+        fp_up, dm_up = (0, 0) if cc else self.board.elevation_bonus(frm, to)
+        if fp_up:
+            fp += fp_up
+            terms.append("firing down +1 (§11.2)")
+        dr = int(tt.dr_flank if flank else tt.dr_front)
+        dv = dr
+        dvt = [f"{'flank' if flank else 'front'} DR {dr}"]
+        tm = self.marker(target)
+        if tm is not None:
+            mod = tm.dr_mod(flank)
+            if mod:
+                dv += mod
+                dvt.append(f"{tm.name} {mod:+d}")
+        dm = int(self.board.dm(to, he=he, air_burst_soft=he and not tt.armored))
+        if dm:
+            dv += dm
+            dvt.append(f"terrain {dm:+d} ({self.board.terrain[to].replace('_', ' ')})")
+        if dm_up:
+            dv += dm_up
+            dvt.append("target higher +1 (§11.2)")
+        if target.attrs.get("hasty"):
+            dv += 1
+            dvt.append("hasty defence +1 (§18)")
+        return FireMath(fp, dv, flank, tuple(terms), tuple(dvt))
+
+    def is_sniper(self, uid: str) -> bool:
+        """Whether a unit is a sniper squad (seed 003 §10.3)."""
+        return bool(self.specs[uid].type.sniper)
+
+    def no_cap_loss(self, uid: str) -> bool:
+        """Trucks and wagons cost no CAP when lost and never claim control
+        hexes (§7.4, §2.5.2): unarmoured wheeled carriers."""
+        ut = self.specs[uid].type
+        return ut.mobility == "wheeled" and ut.can_transport and not ut.armored
+
+    # -- legality --------------------------------------------------------- #
+    def fire_problem(
+        self, state: GameState, side: str, a: Fire
+    ) -> tuple[str | None, int]:
+        """Why a fire action is illegal (``None``) and its AP cost."""
+        if not a.units:
+            return "name the fire leader", 0
+        us = [state.units.get(x) for x in a.units]
+        if any(u is None or u.side != side or u.destroyed or u.hex is None for u in us):
+            return f"{side} fires only with its own units on the map", 0
+        if len(set(a.units)) != len(a.units):
+            return "a unit is named twice", 0
+        if not isinstance(a.caps, int) or not 0 <= a.caps <= MAX_CAPS_PER_ROLL:
+            return f"{a.caps!r} CAPs: at most 2 CAPs modify a roll (§3.2)", 0
+        if a.hex not in self.board.labels:
+            return f"{a.hex!r} is not a hex of the map", 0
+        lead = us[0]
+        assert lead is not None and lead.hex is not None
+        ut = self.specs[lead.id].type
+        if ut.fire_cost is None:
+            return f"{lead.name} cannot attack (CoH 2e §16.0)", 0
+        m = self.marker(lead)
+        if m is not None and (m.no_fire or m.rally_only):
+            return f"{lead.name} is {m.name}: it may not fire (§7.5)", 0
+        cost = int(ut.fire_cost) + (int(m.fire_ap) if m is not None else 0)
+        d = self.board.distance(lead.hex, a.hex)
+        enemies_here = self.enemy_in(state, lead.hex, side)
+        if d == 0:
+            if not enemies_here:
+                return "close combat needs an enemy in the hex (§7.7.3)", 0
+            if lead.attrs.get("cc_turn") == state.vars.get("turn_no"):
+                return (
+                    f"{lead.name} has made its close-combat attack this turn (§7.7.3)",
+                    0,
+                )
+        else:
+            if enemies_here:
+                return (
+                    f"{lead.name} shares its hex with the enemy: it fires only "
+                    "into its own hex (§6.0, §7.7.3)"
+                ), 0
+            reach = int(ut.range or 0) * 2
+            if m is not None and m.max_range is not None:
+                reach = min(reach, int(m.max_range))
+            if d > reach:
+                return (
+                    f"{a.hex} is {d} hexes away, beyond {lead.name}'s reach of "
+                    f"{reach} (§7.7.1)",
+                    0,
+                )
+            if ut.min_range and d < int(ut.min_range):
+                return (
+                    f"{a.hex} is inside {lead.name}'s minimum range of {ut.min_range}",
+                    0,
+                )
+            if lead.facing is not None and not self.board.in_arc(
+                lead.hex, lead.facing, a.hex
+            ):
+                if not ut.turret:
+                    return f"{a.hex} is outside {lead.name}'s arc of fire (§6.1)", 0
+                cost += 1  # turret fire outside the arc (§15.4)
+            sight = self.sight(state, lead.hex, a.hex)
+            if not sight.clear:
+                return (
+                    f"no line of sight from {lead.hex} to {a.hex}: {sight.why} (§6.0)",
+                    0,
+                )
+            if not self.enemy_in(state, a.hex, side) and not self.suspected(
+                state, side, a.hex
+            ):
+                return f"no enemy is seen or may be hidden at {a.hex}", 0
+            if any(
+                x.side == side and not x.destroyed for x in state.units_at(a.hex)
+            ) and not self.enemy_in(state, a.hex, side):
+                return f"{a.hex} holds only friendly units", 0
+        for s in us[1:]:
+            assert s is not None and s.hex is not None
+            why = self._support_problem(state, lead, s, a.hex)
+            if why:
+                return why, 0
+        if a.caps:
+            rolls = max(1, len(self.enemy_in(state, a.hex, side)))
+            have = self.caps(state, side)
+            if a.pay == "command":
+                have -= cost
+            elif a.pay == "ap":
+                pool = self.pool(state, side) or 7
+                have -= max(0, cost - pool)
+            if a.caps * rolls > have:
+                return (
+                    f"{a.caps} CAP on each of {rolls} roll(s) is more than the "
+                    f"{max(have, 0)} CAPs left (§3.2)"
+                ), 0
+        return None, cost
+
+    def _support_problem(
+        self, state: GameState, lead: Unit, s: Unit, hex_: str
+    ) -> str | None:
+        assert lead.hex is not None and s.hex is not None
+        st_ = self.specs[s.id].type
+        d_lead = self.board.distance(lead.hex, s.hex)
+        if d_lead > 1:
+            return (
+                f"supporter {s.name} is not in or next to the leader's hex "
+                "(seed 003 §9.12)"
+            )
+        if self.board.distance(lead.hex, hex_) == 0 and s.hex != lead.hex:
+            return "in close combat a firegroup needs its units in the hex (§7.7.3)"
+        if st_.fire_cost is None or not any(
+            (v or 0) > 0 for v in (st_.fp_red, st_.fp_blue)
+        ):
+            return f"{s.name} has no printed FP above 0 (seed 003 §9.12)"
+        m = self.marker(s)
+        if m is not None and (
+            m.no_fire or m.rally_only or m.fp_red or m.fp_blue or m.gun_damaged
+        ):
+            return (
+                f"{s.name}'s {m.name} marker affects its FP: it cannot support "
+                "(seed 003 §9.12)"
+            )
+        d = self.board.distance(s.hex, hex_)
+        if d > 0:
+            if self.enemy_in(state, s.hex, s.side):
+                return f"{s.name} shares its hex with the enemy (§6.0)"
+            if s.facing is None or not self.board.in_arc(s.hex, s.facing, hex_):
+                return f"{hex_} is outside supporter {s.name}'s arc (seed 003 §9.12)"
+            if d > int(st_.range or 0):
+                return (
+                    f"{hex_} is at long range for supporter {s.name} (seed 003 §9.12)"
+                )
+            if st_.min_range and d < int(st_.min_range):
+                return f"{hex_} is inside supporter {s.name}'s minimum range"
+            if not self.sight(state, s.hex, hex_).clear:
+                return (
+                    f"supporter {s.name} has no clear line of sight to {hex_} "
+                    "(seed 003 §9.12)"
+                )
+        return None
+
+    def _supporters_for(self, state: GameState, a: Fire, target: Unit) -> int:
+        blue = self.specs[target.id].type.armored
+        n = 0
+        for uid in a.units[1:]:
+            t = self.specs[uid].type
+            if ((t.fp_blue if blue else t.fp_red) or 0) > 0:
+                n += 1
+        return n
+
+    # -- resolution ------------------------------------------------------- #
+    def do_fire(self, ctx: RuleContext, side: str, a: Fire) -> None:
+        """Pay, then roll against every unit in the hex (hidden ones as the
+        seed says), one roll each, and apply the results."""
+        st = ctx.state
+        problem, cost = self.fire_problem(st, side, a)
+        assert problem is None, problem
+        lead = st.units[a.units[0]]
+        assert lead.hex is not None
+        sniper_hidden = lead.hidden and self.is_sniper(lead.id)
+        if not sniper_hidden:
+            self.reveal_actors(ctx, a.units, "fires")
+        self.pay(ctx, side, a.units, a.pay, cost, "fire")
+        self.reveal_marker(ctx, lead, "fire")
+        cc = self.board.distance(lead.hex, a.hex) == 0
+        if cc:
+            ctx.emit(
+                "fire",
+                side=side,
+                unit=lead.id,
+                hex_to=a.hex,
+                detail="close-combat attack (§7.7.3)",
+                changes=unit_change(lead.id, cc_turn=st.vars.get("turn_no")),
+            )
+        elif sniper_hidden:
+            ctx.emit(
+                "fire",
+                side=side,
+                hex_to=a.hex,
+                detail="a hidden sniper fires (seed 003 §10.3)",
+            )
+        else:
+            ctx.emit(
+                "fire",
+                side=side,
+                unit=lead.id,
+                hex_to=a.hex,
+                detail=f"fires at {a.hex}"
+                + (f" with {len(a.units) - 1} supporting" if len(a.units) > 1 else ""),
+            )
+        enemy = self.other(side)
+        in_hex = [u for u in st.units_at(a.hex) if not u.destroyed]
+        shown = [u for u in in_hex if not u.hidden and not (cc and u.side == side)]
+        if sniper_hidden or self.is_sniper(lead.id):
+            # Snipers never hit their own units in close combat (seed 003 §10.3).
+            shown = [u for u in shown if u.side != side]
+        hidden = [u for u in in_hex if u.hidden and u.side == enemy]
+        if caps_total := a.caps * max(1, len(shown)):
+            have = self.caps(st, side)
+            ctx.emit(
+                "caps",
+                side=side,
+                detail=f"{caps_total} CAP on the attack rolls (§3.2)",
+                changes=pool_change(f"caps:{side}", have - caps_total),
+            )
+        for t in shown:
+            if st.units[t.id].destroyed:
+                continue
+            self._attack(ctx, side, a, lead, st.units[t.id])
+        if not shown:
+            self._attack_hidden(ctx, side, a, lead, hidden)
+        if sniper_hidden and not lead.destroyed:
+            self.detection_check(ctx, lead)
+
+    def _attack(
+        self, ctx: RuleContext, side: str, a: Fire, lead: Unit, t: Unit
+    ) -> None:
+        st = ctx.state
+        self.reveal_marker(ctx, t, "fired_at")
+        fm = self.fire_math(
+            st, lead, t, supporters=self._supporters_for(st, a, t), tgt_hex=a.hex
+        )
+        if fm is None:
+            ctx.emit(
+                "attack",
+                side=side,
+                unit=None if lead.hidden else lead.id,
+                target=t.id,
+                result="no attack",
+                detail=f"no FP of the colour {t.name} needs (§7.1)",
+            )
+            return
+        caps = a.caps  # paid in do_fire, before the dice (§3.2)
+        dice = ctx.roll(
+            2,
+            kind="attack",
+            side=side,
+            unit=None if lead.hidden else lead.id,
+            target=t.id,
+            needed=fm.needed - caps,
+            detail=f"AV {fm.fp}+2d6+{caps} vs DV {fm.dv}: "
+            + ", ".join(fm.fp_terms)
+            + " | "
+            + ", ".join(fm.dv_terms),
+        )
+        result = fire_result(fm.fp + sum(dice) + caps, fm.dv)
+        self._land(ctx, side, t, result, fm.fp + sum(dice) + caps, fm.dv)
+
+    def _attack_hidden(
+        self, ctx: RuleContext, side: str, a: Fire, lead: Unit, hidden: list[Unit]
+    ) -> None:
+        """Fire at a hex that may hide enemies (seed 003 §10.0 #3)."""
+        st = ctx.state
+        he = bool(self.specs[lead.id].type.he)
+        key = "dr_flank" if he else "dr_front"
+        dice = ctx.roll(
+            2,
+            kind="attack",
+            side=side,
+            unit=None if lead.hidden else lead.id,
+            hex_to=a.hex,
+            detail=f"fire at {a.hex}, where enemies may be hidden",
+        )
+        if not hidden:
+            ctx.emit(
+                "attack",
+                side=side,
+                hex_to=a.hex,
+                result="nothing revealed",
+                detail="no hit is revealed (seed 003 §10.0 #3)",
+            )
+            return
+        t = min(hidden, key=lambda u: (int(getattr(self.specs[u.id].type, key)), u.id))
+        fm = self.fire_math(
+            st,
+            lead,
+            t,
+            supporters=self._supporters_for(st, a, t),
+            tgt_hex=a.hex,
+            hidden_target=True,
+        )
+        if fm is None:
+            ctx.emit(
+                "attack",
+                side=side,
+                hex_to=a.hex,
+                result="nothing revealed",
+                detail="no hit is revealed (seed 003 §10.0 #3)",
+            )
+            return
+        av = fm.fp + sum(dice) + a.caps
+        result = fire_result(av, fm.dv)
+        owner = t.side
+        if result == "miss":
+            ctx.emit(
+                "attack",
+                side=side,
+                hex_to=a.hex,
+                result="nothing revealed",
+                detail="no hit is revealed (seed 003 §10.0 #3)",
+            )
+            ctx.emit(
+                "attack",
+                side=owner,
+                target=t.id,
+                hex_to=a.hex,
+                result="miss",
+                detail=f"AV {av} against hidden {t.name}'s DV {fm.dv}: "
+                + ", ".join(fm.dv_terms),
+                visible_to=(owner,),
+            )
+            return
+        self.reveal_hex(ctx, a.hex, owner, "is hit while hidden (seed 003 §10.0 #3)")
+        self._land(ctx, side, st.units[t.id], result, av, fm.dv)
+
+    def _land(
+        self, ctx: RuleContext, side: str, t: Unit, result: str, av: int, dv: int
+    ) -> None:
+        if result == "miss":
+            ctx.emit(
+                "attack",
+                side=side,
+                target=t.id,
+                result="miss",
+                detail=f"AV {av} < DV {dv}",
+            )
+            return
+        if result == "destroyed" or t.attrs.get("marked"):
+            why = (
+                f"AV {av} >= DV {dv} + 4 (§7.0)"
+                if result == "destroyed"
+                else "a second hit destroys (§7.5)"
+            )
+            self.destroy(ctx, t, why)
+            return
+        self.draw_marker(ctx, t, f"AV {av} >= DV {dv}: hit (§7.5)")
+
+    def draw_marker(self, ctx: RuleContext, t: Unit, why: str) -> None:
+        """Draw a hit marker at random from the unit's pile, face down (§7.5)."""
+        st = ctx.state
+        deck = self.specs[t.id].type.kind
+        pile = [mk.id for mk in hit_marker_decks()[deck]]
+        for u in st.units.values():
+            if (
+                not u.destroyed
+                and u.attrs.get("hit")
+                and self.specs[u.id].type.kind == deck
+            ):
+                pile.remove(str(u.attrs["hit"]))
+        ctx.emit(
+            "attack",
+            side=t.side,
+            target=t.id,
+            result="hit",
+            detail=why,
+            changes=unit_change(t.id, marked=True),
+        )
+        (i,) = ctx.roll(
+            1,
+            sides=len(pile),
+            kind="draw",
+            side=t.side,
+            target=t.id,
+            detail="hit marker drawn face down",
+            visible_to=(t.side,),
+        )
+        kind = sorted(pile)[i - 1]
+        mk = marker(kind, deck)
+        ctx.emit(
+            "hit_marker",
+            side=t.side,
+            target=t.id,
+            result=kind,
+            detail=f"{mk.name} (face down)",
+            changes=unit_change(t.id, hit=kind),
+            visible_to=(t.side,),
+        )
+        if mk.kia:
+            self.reveal_marker(ctx, st.units[t.id], "always")
+            self.destroy(ctx, st.units[t.id], f"{mk.name} marker (§7.5)")
+
+    def reveal_marker(self, ctx: RuleContext, u: Unit, use: str) -> None:
+        """Turn a face-down marker up when the stat it changes is used (§7.5)."""
+        kind = u.attrs.get("hit")
+        if not kind or u.attrs.get("marker"):
+            return
+        mk = marker(str(kind), self.specs[u.id].type.kind)
+        if use == "always" or use in tuple(mk.reveal_when or ()):
+            ctx.emit(
+                "marker_revealed",
+                side=u.side,
+                unit=u.id,
+                result=str(kind),
+                detail=f"{mk.name} turned face up (§7.5)",
+                changes=unit_change(u.id, marker=str(kind)),
+            )
+
+    def destroy(self, ctx: RuleContext, t: Unit, why: str) -> None:
+        """Remove a unit: VP to the enemy, its side's CAP track (§2.5.1, §7.4)."""
+        st = ctx.state
+        side = t.side
+        enemy = self.other(side)
+        ch = unit_change(
+            t.id,
+            strength="destroyed",
+            status="spent",
+            hit=None,
+            marker=None,
+            marked=None,
+        )
+        ch += var_change(
+            **{f"vp:{enemy}": int(st.vars.get(f"vp:{enemy}", 0)) + self.kill_vp}
+        )
+        if not self.no_cap_loss(t.id):
+            losses = int(st.vars.get(f"losses:{side}", 0)) + 1
+            top = self.caps_start[side] - losses
+            ch += var_change(**{f"losses:{side}": losses})
+            caps = self.caps(st, side)
+            if caps > top:
+                ch += pool_change(f"caps:{side}", max(0, top))
+        ctx.emit(
+            "destroyed",
+            side=side,
+            unit=t.id,
+            result="destroyed",
+            detail=why,
+            changes=ch,
+        )
+
+    # -- rally ------------------------------------------------------------ #
+    def rally_problem(
+        self, state: GameState, side: str, a: Rally
+    ) -> tuple[str | None, int]:
+        """Why a rally is illegal (``None``) and its cost (5, §7.6, §9.13)."""
+        us = [state.units.get(x) for x in a.units]
+        if not us or any(
+            u is None or u.side != side or u.destroyed or u.hex is None for u in us
+        ):
+            return f"{side} rallies only its own units on the map", 0
+        for u in us:
+            assert u is not None and u.hex is not None
+            m = self.marker(u)
+            if m is None:
+                return f"{u.name} has no hit marker to rally from (§7.6)", 0
+            if m.rally is None:
+                return (
+                    f"{u.name}'s {m.name} marker cannot be rallied (No Rally, §15.2)",
+                    0,
+                )
+            if self.enemy_in(state, u.hex, side):
+                return f"{u.name} may not rally with an enemy in its hex (§7.6)", 0
+        if len(us) > 1 and not self.group_ok([u.hex for u in us if u and u.hex]):
+            return "a group rally needs contiguous units (seed 003 §9.13)", 0
+        return None, RALLY_COST
+
+    def rally_bonus(self, state: GameState, u: Unit) -> int:
+        """+1 in cover, +1 per un-hit friendly unit in the hex (§7.6.1)."""
+        assert u.hex is not None
+        b = 1 if self.board.cover(u.hex) else 0
+        b += sum(
+            1
+            for x in state.units_at(u.hex)
+            if x.side == u.side and x.id != u.id and not x.attrs.get("marked")
+        )
+        return b
+
+    def do_rally(self, ctx: RuleContext, side: str, a: Rally) -> None:
+        """Pay once; each unit rolls 2d6 + bonus against its marker's rally number."""
+        st = ctx.state
+        problem, cost = self.rally_problem(st, side, a)
+        assert problem is None, problem
+        self.reveal_actors(ctx, a.units, "rallies")
+        self.pay(ctx, side, a.units, a.pay, cost, "rally")
+        for uid in a.units:
+            u = st.units[uid]
+            m = self.marker(u)
+            assert m is not None and m.rally is not None
+            self.reveal_marker(
+                ctx, u, "always"
+            )  # ASSUMPTION: the roll shows the number
+            bonus = self.rally_bonus(st, u)
+            dice = ctx.roll(
+                2,
+                kind="rally",
+                side=side,
+                unit=uid,
+                needed=int(m.rally) - bonus,
+                detail=f"2d6 + {bonus} against rally {m.rally} (§7.6)",
+            )
+            if sum(dice) + bonus >= int(m.rally):
+                ctx.emit(
+                    "rally",
+                    side=side,
+                    unit=uid,
+                    result="rallied",
+                    changes=unit_change(uid, hit=None, marker=None, marked=None),
+                )
+            else:
+                ctx.emit("rally", side=side, unit=uid, result="failed")

@@ -1,0 +1,379 @@
+"""Movement: one hex per action, facing, pivots, group moves, reinforcements,
+hidden movement and close combat by entering an enemy hex.
+
+* Foot units pay their move cost plus the terrain's extra AP of the hex entered
+  (CoH 2e §5.0; road to road negates it, §5.0.1; uphill +1 per level and steep
+  hexsides, §11.0-11.1: all in :meth:`CohBoard.move_extra`).
+* A unit moves forward into its three front hexes; entering one of the three
+  flank hexes is a backwards move, +1 AP, facing kept (§5.1-5.2).  Facing may
+  change freely on entering a hex (§5.1); pivoting in place costs 1 AP (§5.3).
+* Vehicles move like foot units and may go on free into further hexes with
+  their bonus-move symbols, one hex per symbol, only into terrain that allows
+  that symbol (§14.1).
+* Units in the same or continuously adjacent hexes move as a group, each to its
+  own hex, paying the highest cost of any one of them (seed 003 §9.11).
+* Reinforcements enter at their entry hexes from the round they arrive (§5.5).
+* Hidden squads move hidden for +3 AP into cover, +6 AP into the open, every
+  other move modifier ignored (seed 003 §10.1).
+* Entering a hex held by the enemy starts close combat (§7.7.3).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from wargame.engine import GameState, RuleContext, Unit, unit_change
+
+from ._core import BACKWARDS_AP, HIDDEN_MOVE_COVER, HIDDEN_MOVE_OPEN, PIVOT_AP, Mixin
+from .actions import Move, Pivot
+
+__all__ = ["Movement"]
+
+
+class Movement(Mixin):
+    """Mixin: the move and pivot rules (needs ``board``, ``specs``)."""
+
+    board: Any
+    specs: dict[str, Any]
+
+    # -- costs ------------------------------------------------------------ #
+    def _mobility(self, uid: str) -> str:
+        mob = str(self.specs[uid].type.mobility)
+        return "foot" if mob == "none" else mob
+
+    def step_cost(
+        self, state: GameState, uid: str, to: str, *, hidden: bool = False
+    ) -> tuple[int | None, str]:
+        """AP for unit ``uid`` to enter neighbour ``to``, and why (``None``:
+        it may not)."""
+        u = state.units[uid]
+        ut = self.specs[uid].type
+        m = self.marker(u)
+        if ut.move_cost is None:
+            return None, f"{u.name} cannot move (CoH 2e §1.1)"
+        if m is not None and (m.no_move or m.rally_only):
+            return None, f"{u.name} is {m.name}: no move (CoH 2e §7.5)"
+        base = int(ut.move_cost) + (int(m.move_ap) if m is not None else 0)
+        frm = u.hex
+        if frm is None:  # a reinforcement entering (§5.5)
+            entry = tuple(u.attrs.get("entry", ()))
+            if to not in entry:
+                return None, f"{u.name} enters at {', '.join(entry)} (§5.5)"
+            extras = [
+                self.board.move_extra(n, to, self._mobility(uid))
+                for n in self.board.neighbors(to)
+            ]
+            ok = [e for e in extras if e is not None]
+            if not ok:
+                return None, f"{u.name} cannot enter {to}"
+            # ASSUMPTION: entering from off the map costs the unit's move cost and
+            # the cheapest way into the entry hex from any of its neighbours.
+            return base + int(min(ok)), "enters"
+        if to not in self.board.neighbors(frm):
+            return None, f"{to} is not next to {frm}: one hex per move (CoH 2e §5.0)"
+        if hidden:
+            if not u.hidden:
+                return None, f"{u.name} is not hidden (seed 003 §10.1)"
+            if self.board.move_extra(frm, to, self._mobility(uid)) is None:
+                return None, f"{u.name} cannot enter {to}"
+            add = HIDDEN_MOVE_COVER if self.board.cover(to) else HIDDEN_MOVE_OPEN
+            return base + add, "hidden move (seed 003 §10.1)"
+        extra = self.board.move_extra(frm, to, self._mobility(uid))
+        if extra is None:
+            kind = self.board.terrain[to].replace("_", " ")
+            return None, f"{u.name} may not enter {to} ({kind}; CoH 2e §4.0, §11.1)"
+        cost = base + int(extra)
+        if u.facing is not None and to not in self.board.front_hexes(frm, u.facing):
+            cost += BACKWARDS_AP  # §5.2
+        return cost, "moves"
+
+    def _is_backwards(self, u: Unit, to: str) -> bool:
+        return (
+            u.hex is not None
+            and u.facing is not None
+            and to not in self.board.front_hexes(u.hex, u.facing)
+        )
+
+    # -- legality --------------------------------------------------------- #
+    def move_problem(
+        self, state: GameState, side: str, a: Move
+    ) -> tuple[str | None, int]:
+        """Why a move is illegal (``None``) and its AP cost."""
+        units = [state.units.get(x) for x in a.units]
+        if not a.units or any(u is None for u in units):
+            return "no such unit", 0
+        us = [u for u in units if u is not None]
+        if any(u.side != side or u.destroyed for u in us):
+            return f"{side} moves only its own units in play", 0
+        if len(set(a.units)) != len(a.units):
+            return "a unit is named twice", 0
+        dests = (
+            a.to if len(a.to) == len(us) else a.to * len(us) if len(a.to) == 1 else ()
+        )
+        if not dests:
+            return "give one hex for all the units, or one per unit", 0
+        if a.facing is not None and not (
+            isinstance(a.facing, int) and 0 <= a.facing <= 5
+        ):
+            return f"facing {a.facing!r} is not a hexside 0-5 (§5.1)", 0
+        if len(us) > 1:
+            where = [u.hex for u in us]
+            if any(h is None for h in where):
+                return "reinforcements enter one at a time", 0
+            if not self.group_ok([h for h in where if h is not None]):
+                return (
+                    "a group move needs units in the same or continuously adjacent "
+                    "hexes (seed 003 §9.11, §9.2)"
+                ), 0
+            if a.hidden:
+                return "hidden units move one at a time here", 0
+        if a.then and (len(us) > 1 or not self.specs[us[0].id].type.bonus_moves):
+            return "only a single vehicle makes bonus moves (CoH 2e §14.1)", 0
+        worst = 0
+        for u, to in zip(us, dests, strict=True):
+            if u.hex is None and int(u.attrs.get("arrives", 1)) > state.turn:
+                return f"{u.name} arrives in round {u.attrs.get('arrives')} (§5.5)", 0
+            if a.hidden and u.hex is None:
+                return "reinforcements enter in sight", 0
+            cost, why = self.step_cost(state, u.id, to, hidden=a.hidden)
+            if cost is None:
+                return why, 0
+            worst = max(worst, cost)
+        if a.then:
+            problem = self._bonus_problem(state, us[0], dests[0], a.then)
+            if problem:
+                return problem, 0
+        return None, worst
+
+    def group_ok(self, hexes: Sequence[str]) -> bool:
+        from ._core import contiguous
+
+        return contiguous(hexes, self.board.neighbors)
+
+    def _bonus_problem(
+        self, state: GameState, u: Unit, first: str, then: Sequence[str]
+    ) -> str | None:
+        symbols = list(self.specs[u.id].type.bonus_moves)
+        if len(then) > len(symbols):
+            return f"{u.name} has {len(symbols)} bonus move(s) (§14.1)"
+        at = first
+        for h in then:
+            if h not in self.board.neighbors(at):
+                return f"bonus move to {h} is not next to {at} (§14.1)"
+            if any(x.side != u.side for x in state.units_at(h) if not x.hidden):
+                return f"bonus moves do not enter enemy hexes ({h}; §14.1)"
+            allowed = self._bonus_allowed(at, h)
+            pick = next((s for s in symbols if s in allowed), None)
+            if pick is None:
+                kind = self.board.terrain[h].replace("_", " ")
+                return f"no bonus move into {h} ({kind}; §14.1)"
+            symbols.remove(pick)
+            if self.board.move_extra(at, h, self._mobility(u.id)) is None:
+                return f"{u.name} may not enter {h}"
+            at = h
+        return None
+
+    def _bonus_allowed(self, frm: str, to: str) -> set[str]:
+        """Bonus-move symbols that may be used to enter ``to`` (§14.1): a wheel
+        only along a road (road hex to road hex), a track into open ground or a
+        road; never uphill across a steep hexside."""
+        b = self.board
+        out = set()
+        if b.road.get(frm) and b.road.get(to):
+            out |= {"wheel", "track"}
+        if b.terrain[to] == "open":
+            out.add("track")
+        return out
+
+    def move_options(self, state: GameState, side: str, pays: Any) -> list[Move]:
+        """Single moves to each neighbour, stack moves, hidden moves, bonus moves."""
+        out: list[Move] = []
+        mine = [u for u in state.units.values() if u.side == side and not u.destroyed]
+        stacks: dict[str, list[str]] = {}
+        for u in mine:
+            if u.hex is None:
+                if int(u.attrs.get("arrives", 1)) <= state.turn:
+                    for h in u.attrs.get("entry", ()):
+                        out += self._paid(state, side, pays, (u.id,), (h,))
+                continue
+            stacks.setdefault(u.hex, []).append(u.id)
+            for to in self.board.neighbors(u.hex):
+                if u.hidden:
+                    out += self._paid(state, side, pays, (u.id,), (to,), hidden=True)
+                    continue
+                out += self._paid(state, side, pays, (u.id,), (to,))
+                for then in self._bonus_paths(state, u, to):
+                    out += self._paid(state, side, pays, (u.id,), (to,), then=then)
+        for h, ids in sorted(stacks.items()):
+            ids = [i for i in ids if not state.units[i].hidden]
+            if len(ids) < 2:
+                continue
+            for to in self.board.neighbors(h):
+                out += self._paid(state, side, pays, tuple(sorted(ids)), (to,))
+        return out
+
+    def _bonus_paths(
+        self, state: GameState, u: Unit, first: str
+    ) -> list[tuple[str, ...]]:
+        symbols = self.specs[u.id].type.bonus_moves
+        if not symbols:
+            return []
+        out: list[tuple[str, ...]] = []
+        frontier: list[tuple[str, ...]] = [()]
+        for _ in range(len(symbols)):
+            nxt = []
+            for path in frontier:
+                at = path[-1] if path else first
+                prev = (u.hex, first, *path)
+                for h in self.board.neighbors(at):
+                    if h in prev:
+                        continue
+                    cand = (*path, h)
+                    if self._bonus_problem(state, u, first, cand) is None:
+                        nxt.append(cand)
+            out += nxt
+            frontier = nxt
+        return out
+
+    def _paid(
+        self,
+        state: GameState,
+        side: str,
+        pays: Any,
+        units: tuple[str, ...],
+        to: tuple[str, ...],
+        *,
+        hidden: bool = False,
+        then: tuple[str, ...] = (),
+    ) -> list[Move]:
+        out = []
+        for pay in pays(state, side, units):
+            a = Move(units, to, pay, None, hidden, then)
+            problem, cost = self.move_problem(state, side, a)
+            if (
+                problem is None
+                and self.pay_problem(state, side, units, pay, cost) is None
+            ):
+                out.append(a)
+        return out
+
+    def pivot_problem(
+        self, state: GameState, side: str, a: Pivot
+    ) -> tuple[str | None, int]:
+        """Why a pivot is illegal, and its cost (1 AP, §5.3)."""
+        if not isinstance(a.facing, int) or not 0 <= a.facing <= 5:
+            return f"facing {a.facing!r} is not a hexside 0-5 (§5.1)", 0
+        us = [state.units.get(x) for x in a.units]
+        if not us or any(u is None or u.side != side or u.destroyed for u in us):
+            return f"{side} pivots only its own units in play", 0
+        cost = PIVOT_AP
+        for u in us:
+            assert u is not None
+            if u.hex is None or u.hidden:
+                return f"{u.name} has no facing to change (seed 003 §10.0)", 0
+            if u.facing == a.facing:
+                return f"{u.name} already faces {a.facing}", 0
+            m = self.marker(u)
+            if m is not None and (m.no_move or m.rally_only):
+                return f"{u.name} is {m.name}: no pivot (§7.5)", 0
+            if m is not None:
+                cost = max(cost, PIVOT_AP + int(m.move_ap))
+        if len(us) > 1 and not self.group_ok([u.hex for u in us if u and u.hex]):
+            return "a group pivot needs contiguous units (seed 003 §9.2)", 0
+        return None, cost
+
+    def pivot_options(self, state: GameState, side: str, pays: Any) -> list[Pivot]:
+        """A pivot of each single unit to each other hexside."""
+        out = []
+        for u in state.units.values():
+            if u.side != side or u.destroyed or u.hex is None or u.hidden:
+                continue
+            for f in range(6):
+                for pay in pays(state, side, (u.id,)):
+                    a = Pivot((u.id,), f, pay)
+                    problem, cost = self.pivot_problem(state, side, a)
+                    if (
+                        problem is None
+                        and self.pay_problem(state, side, a.units, pay, cost) is None
+                    ):
+                        out.append(a)
+        return out
+
+    # -- resolution ------------------------------------------------------- #
+    def do_move(self, ctx: RuleContext, side: str, a: Move) -> None:
+        """Pay, move each unit (and its bonus hexes), reveal and take control."""
+        st = ctx.state
+        problem, cost = self.move_problem(st, side, a)
+        assert problem is None, problem
+        if not a.hidden:
+            self.reveal_actors(ctx, a.units, "moves in the open")
+        self.pay(ctx, side, a.units, a.pay, cost, "move")
+        dests = a.to if len(a.to) == len(a.units) else a.to * len(a.units)
+        for uid, to in zip(a.units, dests, strict=True):
+            u = st.units[uid]
+            path = (to, *a.then)
+            for h in path:
+                frm = u.hex
+                facing: int | None
+                if frm is None:
+                    facing = (
+                        a.facing if a.facing is not None else self._entry_facing(u, h)
+                    )
+                elif a.facing is not None and h == path[-1]:
+                    facing = a.facing
+                elif self._is_backwards(u, h):
+                    facing = u.facing
+                else:
+                    facing = self.board.direction(frm, h)
+                if u.hidden:
+                    ctx.emit(
+                        "hidden_move",
+                        side=side,
+                        unit=uid,
+                        hex_from=frm,
+                        hex_to=h,
+                        detail="hidden move (seed 003 §10.1)",
+                        changes=unit_change(uid, position=h),
+                        visible_to=(side,),
+                    )
+                else:
+                    ctx.emit(
+                        "move",
+                        side=side,
+                        unit=uid,
+                        hex_from=frm,
+                        hex_to=h,
+                        detail="enters the map (§5.5)" if frm is None else "",
+                        changes=unit_change(uid, position=h, facing=facing)
+                        + (
+                            unit_change(uid, arrives=None, entry=None)
+                            if frm is None
+                            else ()
+                        ),
+                    )
+                self.after_move(ctx, uid)
+                if st.units[uid].destroyed or self.enemy_in(st, h, side):
+                    break
+
+    def _entry_facing(self, u: Unit, h: str) -> int:
+        """ASSUMPTION: a reinforcement faces the scenario facing of its side's
+        units, else the way into the map from its edge (towards the map's centre)."""
+        sp = self.specs[u.id]
+        if sp.facing is not None:
+            return int(sp.facing)
+        return 0
+
+    def do_pivot(self, ctx: RuleContext, side: str, a: Pivot) -> None:
+        """Pay and turn."""
+        problem, cost = self.pivot_problem(ctx.state, side, a)
+        assert problem is None, problem
+        self.pay(ctx, side, a.units, a.pay, cost, "pivot")
+        for uid in a.units:
+            ctx.emit(
+                "pivot",
+                side=side,
+                unit=uid,
+                result=str(a.facing),
+                changes=unit_change(uid, facing=a.facing),
+            )
