@@ -44,7 +44,8 @@ def test_the_registry_knows_random_greedy_and_doctrine() -> None:
     with pytest.raises(ValueError, match=r"available: doctrine, greedy, random"):
         get_policy("clever")
     with pytest.raises(TypeError):
-        get_policy("greedy", ruleset="waw-classic", depth=2)  # batch runs rely on TypeError here
+        # batch runs rely on TypeError here
+        get_policy("greedy", ruleset="waw-classic", depth=2)
     with pytest.raises(ValueError, match="posture must be"):
         get_policy(
             "doctrine", ruleset="waw-classic", posture="sneak"
