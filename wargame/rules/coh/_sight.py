@@ -32,6 +32,10 @@ class Sight:
     why: str
 
 
+#: The one clear answer (most sight lines are clear; the LOS cache shares it).
+CLEAR = Sight(True, None, "clear")
+
+
 class SightMixin:
     """LOS for a board with per-hex ``terrain`` and ``level`` (see ``CohBoard``)."""
 
@@ -145,7 +149,7 @@ class SightMixin:
 
     def _sight(self, a: str, b: str, extra: Mapping[str, int]) -> Sight:
         if a == b:
-            return Sight(True, None, "clear")
+            return CLEAR
         f, t = self.level[a], self.level[b]
         high = max(f, t)
         seq = self._line(a, b)
@@ -182,7 +186,7 @@ class SightMixin:
                     f"directly behind {self._what(h, extra)} seen from "
                     f"{hi} (level {self.level[hi]})",
                 )
-        return Sight(True, None, "clear")
+        return CLEAR
 
     def _blind(
         self,
