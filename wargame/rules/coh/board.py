@@ -1,403 +1,483 @@
-"""The map as Conflict of Heroes 2nd edition reads it: terrain by the centre
-dot, hill levels from the DEM, move costs, facing and arcs, and the rulebook's
-hex line of sight (CoH 2e §4.0, §5.0-5.3, §6.0-6.1, §11.0-11.4).
+"""The map as Conflict of Heroes 2nd edition reads it: terrain by the centre dot,
+hill levels from the DEM, move costs, facing and arcs, and the rulebook's line of
+sight (CoH 2e §4.0, §5.0-5.3, §6.0-6.1, §11.0-11.4).
 
-* **Terrain**: the land cover under a hex's centre dot decides the whole hex
-  (§4.0); generic map classes map to 2e terrain in ``data/terrain.toml``.
-* **Levels**: level = floor((centre elevation - the window's lowest centre) /
-  level height), the level height a rule option within the rulebook's 10-15 m
-  (§11.0; research/coh.md §1.1).  ASSUMPTION: levels are capped at 9; the AtB
-  boards have L0-L2 only, the Middle Rhine needs more.
-* **Facing**: hexside ``f`` points at the neighbour in
+* **Terrain** (§4.0): the land cover under a hex's centre dot decides the whole hex
+  (:meth:`wargame.geo.maps.Map.terrain_at`); ``data/terrain.toml`` maps each
+  generic map class to a 2e type, with its sources.  A hex is a **road** hex if a
+  map road of the chart's classes crosses it; a *road move* is a step between
+  two road hexes that one such road joins across their common hexside (§5.0.1:
+  "follow the roads from hex to hex").
+* **Levels** (§11.0): ``floor((centre elevation - base) / level_height_m)``, base
+  the lowest hex-centre elevation of the window; ``level_height_m`` is a rule
+  option within the rulebook's 10-15 m (§4.0).  ASSUMPTION: levels stop at
+  :data:`MAX_LEVEL`; the AtB boards have L0-L2 only, the Middle Rhine needs more.
+* **Facing** (§5.1, §6.1): hexside ``f`` faces the neighbour in
   :data:`wargame.geo.hexgrid.AXIAL_DIRECTIONS` ``[f]`` (0 south-east, 1
-  north-east, 2 north, 3 north-west, 4 south-west, 5 south); the three front
-  hexes are ``f - 1, f, f + 1`` (§5.1).  The arc of fire is the 120 degree
-  wedge through the centres of the front-left and front-right neighbours,
-  boundary included (§6.1; research §1.5, §8 gap 8).
-* **LOS** (§6.0, §11.3, §11.4): centre dot to centre dot; an intervening hex
-  whose obstacle height (its level, plus 1 for woods and buildings, plus its
-  smoke) reaches the height that matters blocks: above both ends on one level,
-  the target's level looking up, the firer's level looking down (so same-level
-  hill hexes in between block: the plateau effect).  The hex right behind a
-  woods or building obstacle is a blind spot to a higher firer (and, the other
-  way round, a unit right behind one does not see up past it).  A line running
-  along a hexside takes the less restrictive side (the line is tried 0.5 m to
-  either side and is clear if either is).
+  north-east, 2 north, 3 north-west, 4 south-west, 5 south); the front hexes are
+  ``f - 1, f, f + 1``; the arc of fire is the 120° wedge through the centres of the
+  front-left and front-right neighbours, boundary included (3, 5, 7 ... hexes at
+  range 1, 2, 3; research/coh.md §1.5, §8 gap 8).
+* **LOS**: see :meth:`CohBoard.los`.
 
 Examples:
     >>> import wargame
-    >>> b = board_for(wargame.load_map(hex_size_m=50, window={"place": "Etscheid",
-    ...     "width_m": 1200, "height_m": 1000}))
-    >>> b.terrain["N11"], b.terrain["E9"], b.distance("N11", "N13")
-    ('stone_building', 'heavy_woods', 2)
-    >>> b.front_hexes("N11", 2)
-    ['M11', 'N10', 'O11']
+    >>> m = wargame.load_map(hex_size_m=50, window={"place": "Sessenhausen",
+    ...                      "width_m": 1250, "height_m": 1250})
+    >>> b = board_for(m)
+    >>> b.terrain["M13"], b.terrain["AA13"], b.level["E1"], b.level["H24"]
+    ('stone_building', 'heavy_woods', 3, 0)
+    >>> b.front_hexes("P13", 2)
+    ['O13', 'P12', 'Q13']
+    >>> b.move_extra("Q11", "Q12", "wheeled")   # along the village street
+    0.0
+    >>> b.move_extra("L13", "L14", "foot")      # up a level: the road does not help
+    1.0
+    >>> b.los("AA16", "AA13").clear             # into the wood ...
+    True
+    >>> print(b.los("AA16", "AA12").why)  # ... but not through it
+    ... # doctest: +NORMALIZE_WHITESPACE
+    heavy woods at AA13 (level-1 obstacle on level 0) blocks a level-0 target
+    from level 0
 """
 
 from __future__ import annotations
 
+import copy
+import itertools
 import math
-import tomllib
 import weakref
+from collections import deque
 from collections.abc import Mapping
-from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 import numpy as np
+import shapely
 
-from wargame.geo.hexgrid import AXIAL_DIRECTIONS
+from wargame.geo.hexgrid import AXIAL_DIRECTIONS, axial_line, column_letters
 
-__all__ = ["CohBoard", "Sight", "board_for", "los_agreement", "terrain_chart"]
+from ._sight import Sight, SightMixin, los_agreement
+from ._terrain import MOBILITIES, TerrainChart, TerrainType, load_chart, terrain_chart
 
-_DATA = Path(__file__).with_name("data") / "terrain.toml"
+__all__ = [
+    "LEVEL_HEIGHT_RANGE_M",
+    "MAX_LEVEL",
+    "CohBoard",
+    "Sight",
+    "board_for",
+    "los_agreement",
+    "terrain_chart",
+]
+
+#: The rulebook's rise per hill level, metres (CoH 2e §4.0 Hills, §11.0).
+LEVEL_HEIGHT_RANGE_M = (10.0, 15.0)
 #: The highest hill level (ASSUMPTION, module docstring).
 MAX_LEVEL = 9
-#: Half-width of the two lines tried for the hexside rule (m).
-_HEXSIDE_EPS = 0.5
 
-
-@lru_cache(maxsize=1)
-def terrain_chart() -> dict[str, Any]:
-    """``data/terrain.toml`` as a dict (types, generic, roads)."""
-    with _DATA.open("rb") as f:
-        return tomllib.load(f)
-
-
-@dataclass(frozen=True)
-class Sight:
-    """A rulebook LOS answer that explains itself."""
-
-    clear: bool
-    blocked_at: str | None
-    why: str
-
-
-class CohBoard:
-    """Per-hex CoH terrain, levels and LOS of one map window (see module doc)."""
-
-    def __init__(self, game_map: Any, level_height_m: float = 12.5) -> None:
-        if (
-            not isinstance(level_height_m, int | float)
-            or not 10 <= level_height_m <= 15
-        ):
-            raise ValueError(
-                f"level_height_m {level_height_m!r} is outside the rulebook's 10-15 m "
-                "per hill level (CoH 2e §11.0)"
-            )
-        self.map = game_map
-        self.grid = game_map.grid
-        self.hex_size_m = float(game_map.hex_size_m)
-        self.level_height_m = float(level_height_m)
-        chart = terrain_chart()
-        self.types: dict[str, dict[str, Any]] = chart["types"]
-        h = game_map.hexes
-        h = h[h["on_map"]]
-        x0, y0, x1, y1 = game_map.bounds
-        inside = (h["x"] >= x0) & (h["x"] <= x1) & (h["y"] >= y0) & (h["y"] <= y1)
-        h = h[inside]
-        labels = [str(x) for x in h.index]
-        xs, ys = h["x"].to_numpy(float), h["y"].to_numpy(float)
-        generic = game_map.terrain_at(xs, ys)
-        elev = np.asarray(game_map.elevation(xs, ys), dtype=float)
-        base = float(np.nanmin(elev)) if len(elev) else 0.0
-        roads = set(chart["roads"]["classes"])
-        self.labels: frozenset[str] = frozenset(labels)
-        self.terrain: dict[str, str] = {}
-        self.road: dict[str, bool] = {}
-        self.level: dict[str, int] = {}
-        self.elevation_m: dict[str, float] = {}
-        for i, lab in enumerate(labels):
-            t = str(chart["generic"][str(generic[i])]["type"])
-            ww = h["waterway"].iloc[i]
-            if t == "open" and isinstance(ww, str) and ww == "stream":
-                t = "stream"
-            elif t == "open" and isinstance(ww, str) and ww in ("river", "canal"):
-                t = "deep_water"
-            self.terrain[lab] = t
-            rd = h["road"].iloc[i]
-            self.road[lab] = isinstance(rd, str) and rd in roads
-            lv = math.floor((elev[i] - base) / self.level_height_m)
-            self.level[lab] = max(0, min(MAX_LEVEL, lv))
-            self.elevation_m[lab] = float(elev[i])
-        self._nb: dict[str, list[str]] = {}
-        self._front: dict[tuple[str, int], list[str]] = {}
-        self._axial: dict[str, tuple[int, int]] = {}
-        self._label_at: dict[tuple[int, int], str] = {}
-        self._xy: dict[str, tuple[float, float]] = {}
-        for lab in labels:
-            qa, ra = self.grid.axial_of_label(lab)
-            self._axial[lab] = (int(qa), int(ra))
-            self._label_at[(int(qa), int(ra))] = lab
-            cx, cy = self.grid.center(lab)
-            self._xy[lab] = (float(cx), float(cy))
-        self._fvec = [self._facing_vec(f) for f in range(6)]
-        self._los: dict[tuple[str, str], Sight] = {}
-
-    # -- geometry --------------------------------------------------------- #
-    def neighbors(self, label: str) -> list[str]:
-        """Playable neighbours of a hex."""
-        got = self._nb.get(label)
-        if got is None:
-            got = [n for n in self.grid.neighbors(label) if n in self.labels]
-            self._nb[label] = got
-        return got
-
-    def distance(self, a: str, b: str) -> int:
-        """Hexes between two hexes (adjacent = 1)."""
-        qa, ra = self._axial[a]
-        qb, rb = self._axial[b]
-        dq, dr = qa - qb, ra - rb
-        return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
-
-    def within(self, label: str, radius: int) -> list[str]:
-        """Playable hexes within ``radius`` of ``label`` (itself included)."""
-        q, r = self._axial[label]
-        out = []
-        for dq in range(-radius, radius + 1):
-            for dr in range(max(-radius, -dq - radius), min(radius, -dq + radius) + 1):
-                lab = self._label_at.get((q + dq, r + dr))
-                if lab is not None:
-                    out.append(lab)
-        return out
-
-    def direction(self, a: str, b: str) -> int | None:
-        """The hexside (0-5) from ``a`` to its neighbour ``b``, else ``None``."""
-        qa, ra = self._axial[a]
-        qb, rb = self._axial[b]
-        d = (qb - qa, rb - ra)
-        return AXIAL_DIRECTIONS.index(d) if d in AXIAL_DIRECTIONS else None
-
-    def _vec(self, a: str, b: str) -> tuple[float, float]:
-        xa, ya = self._xy[a]
-        xb, yb = self._xy[b]
-        return xb - xa, yb - ya
-
-    def _facing_vec(self, facing: int) -> tuple[float, float]:
-        dq, dr = AXIAL_DIRECTIONS[facing % 6]
-        x, y = self.grid.axial_to_xy(np.array([dq]), np.array([dr]))
-        x0, y0 = self.grid.axial_to_xy(np.array([0]), np.array([0]))
-        return float(x[0] - x0[0]), float(y[0] - y0[0])
-
-    def front_hexes(self, label: str, facing: int) -> list[str]:
-        """The three front neighbours (§5.1), sorted."""
-        key = (label, facing % 6)
-        got = self._front.get(key)
-        if got is not None:
-            return got
-        q, r = self._axial[label]
-        out = []
-        for f in (facing - 1, facing, facing + 1):
-            dq, dr = AXIAL_DIRECTIONS[f % 6]
-            lab = self._label_at.get((q + dq, r + dr))
-            if lab is not None:
-                out.append(lab)
-        self._front[key] = sorted(out)
-        return self._front[key]
-
-    def in_arc(self, origin: str, facing: int | None, target: str) -> bool:
-        """Whether ``target`` is in the arc of fire of a unit at ``origin``
-        facing ``facing`` (§6.1; the unit's own hex is)."""
-        if origin == target:
-            return True
-        if facing is None:
-            return False
-        vx, vy = self._vec(origin, target)
-        fx, fy = self._fvec[facing % 6]
-        cos = (vx * fx + vy * fy) / (math.hypot(vx, vy) * math.hypot(fx, fy))
-        return cos >= 0.5 - 1e-9  # within 60 degrees either side
-
-    def steep(self, a: str, b: str) -> bool:
-        """Whether the hexside between two neighbours rises 2 levels or more (§11.1)."""
-        return abs(self.level[b] - self.level[a]) >= 2
-
-    # -- terrain effects -------------------------------------------------- #
-    def move_extra(self, a: str, b: str, mobility: str) -> float | None:
-        """Extra AP to enter neighbour ``b`` from ``a`` (§5.0, §5.0.1, §11.0-11.1,
-        §14); ``None``: not allowed."""
-        t = self.types[self.terrain[b]]
-        key = {
-            "foot": "foot_extra_ap",
-            "tracked": "tracked_extra_ap",
-            "wheeled": "wheeled_extra_ap",
-        }.get(mobility, "foot_extra_ap")
-        raw = t[key]
-        along_road = self.road.get(a, False) and self.road.get(b, False)
-        if self.terrain[b] == "deep_water" and not along_road:
-            return None
-        if raw == "no" and not along_road:
-            return None
-        extra = 0.0 if along_road or raw == "no" else float(raw)
-        rise = self.level[b] - self.level[a]
-        if rise >= 2:  # steep (§11.1): foot pays +2 in all, vehicles may not go up
-            if mobility != "foot":
-                return None
-            extra += 2
-        elif rise == 1:
-            extra += 1  # uphill, not negated by roads (§11.0)
-        return extra
-
-    def dm(self, label: str, *, he: bool = False, air_burst_soft: bool = False) -> int:
-        """Terrain DM of a unit in ``label`` (§7.3); HE air bursts in heavy woods
-        take the woods DM from red-flank-DR units (§12.2)."""
-        t = self.terrain[label]
-        if he and air_burst_soft and t == "heavy_woods":
-            return 0
-        return int(self.types[t]["dm"])
-
-    def cover(self, label: str) -> bool:
-        """The cover column (rally, hidden units, cautious movement)."""
-        return bool(self.types[self.terrain[label]]["cover"])
-
-    def immobilisation_check(self, label: str) -> bool:
-        """Whether a vehicle entering ``label`` checks for immobilisation (§14.5)."""
-        return bool(self.types[self.terrain[label]]["immobilisation"])
-
-    def elevation_bonus(self, firer: str, target: str) -> tuple[int, int]:
-        """(+1 FP if the firer is higher, +1 DM if the target is higher) (§11.2)."""
-        lf, lt = self.level[firer], self.level[target]
-        return (1 if lf > lt else 0, 1 if lt > lf else 0)
-
-    def obstacle_height(
-        self, label: str, smoke: Mapping[str, int] | None = None
-    ) -> int:
-        """The hex's level plus its obstacle (woods/buildings 1) plus smoke."""
-        t = self.types[self.terrain[label]]
-        return (
-            self.level[label]
-            + int(t["obstacle_levels"])
-            + int((smoke or {}).get(label, 0))
-        )
-
-    # -- line of sight ----------------------------------------------------- #
-    def _between(self, a: str, b: str, offset: float) -> list[str]:
-        """Hexes the centre line crosses, in order, ends excluded."""
-        xa, ya = self._xy[a]
-        xb, yb = self._xy[b]
-        length = math.hypot(xb - xa, yb - ya)
-        nx, ny = (-(yb - ya) / length, (xb - xa) / length) if length else (0.0, 0.0)
-        n = max(2, int(length / (self.hex_size_m / 12)) + 1)
-        t = np.linspace(0.0, 1.0, n)
-        xs = xa + (xb - xa) * t + nx * offset
-        ys = ya + (yb - ya) * t + ny * offset
-        q, r = self.grid.xy_to_axial(xs, ys)
-        out: list[str] = []
-        for qi, ri in zip(q.tolist(), r.tolist(), strict=True):
-            lab = self._label_at.get((qi, ri), "")
-            if lab in (a, b) or (out and out[-1] == lab):
-                continue
-            out.append(lab)
-        return out
-
-    def _judge(
-        self, a: str, b: str, hexes: list[str], smoke: Mapping[str, int] | None
-    ) -> Sight:
-        la, lb = self.level[a], self.level[b]
-        for i, h in enumerate(hexes):
-            if not h:
-                continue
-            top = self.obstacle_height(h, smoke)
-            if lb > la:
-                limit, why = lb, f"the target's level {lb}"
-            elif lb < la:
-                limit, why = la, f"the firer's level {la}"
-            else:
-                limit, why = la + 1, f"above level {la}"
-            if top >= limit:
-                kind = self.terrain[h].replace("_", " ")
-                smoke_h = (smoke or {}).get(h, 0)
-                what = f"smoke +{smoke_h} at {h}" if smoke_h else f"{kind} at {h}"
-                return Sight(False, h, f"{what} (height {top}) reaches {why} (§11.3)")
-            obstacle = (
-                int(self.types[self.terrain[h]]["obstacle_levels"])
-                + int((smoke or {}).get(h, 0))
-                > 0
-            )
-            if obstacle and la > lb and i == len(hexes) - 1 and top > lb:
-                return Sight(
-                    False,
-                    h,
-                    f"{b} is the blind spot behind the "
-                    f"{self.terrain[h].replace('_', ' ')} at {h} (§11.4)",
-                )
-            if obstacle and lb > la and i == 0 and top > la:
-                return Sight(
-                    False,
-                    h,
-                    f"{a} is the blind spot behind the "
-                    f"{self.terrain[h].replace('_', ' ')} at {h} (§11.4)",
-                )
-        return Sight(True, None, "clear")
-
-    def los(
-        self, a: str, b: str, extra_obstacles: Mapping[str, int] | None = None
-    ) -> Sight:
-        """The rulebook LOS between ``a`` and ``b`` (module docstring; it is
-        symmetric, §6.0); cached unless ``extra_obstacles`` (hex -> added
-        levels: smoke) is given."""
-        if a == b:
-            return Sight(True, None, "same hex")
-        key = (a, b) if a < b else (b, a)
-        if not extra_obstacles:
-            got = self._los.get(key)
-            if got is not None:
-                return got
-        p, q = key
-        first = self._judge(p, q, self._between(p, q, _HEXSIDE_EPS), extra_obstacles)
-        if not first.clear:
-            other = self._judge(
-                p, q, self._between(p, q, -_HEXSIDE_EPS), extra_obstacles
-            )
-            if other.clear:
-                first = other  # along a hexside: the less restrictive side (§6.0)
-        if not extra_obstacles:
-            self._los[key] = first
-        return first
-
-
+_road_link_cache: dict[tuple[Any, ...], frozenset[frozenset[str]]] = {}
 _boards: weakref.WeakKeyDictionary[Any, dict[float, CohBoard]] = (
     weakref.WeakKeyDictionary()
 )
 
 
-def board_for(game_map: Any, *, level_height_m: float = 12.5) -> CohBoard:
-    """The (cached) board of a map window at a level height."""
-    per = _boards.setdefault(game_map, {})
-    b = per.get(float(level_height_m))
-    if b is None:
-        b = CohBoard(game_map, level_height_m)
-        per[float(level_height_m)] = b
-    return b
-
-
-def los_agreement(
-    board: CohBoard, game_map: Any, pairs: int = 500, seed: int = 0, max_range: int = 12
-) -> dict[str, float]:
-    """How often the rulebook LOS agrees with the physical LOS (eyes 2 m above
-    the ground, the map's woods and town heights) on random hex pairs."""
-    rng = np.random.default_rng(seed)
-    labels = sorted(board.labels)
-    agree = rc_pb = rb_pc = n = 0
-    tries = 0
-    while n < pairs and tries < pairs * 20:
-        tries += 1
-        a, b = (labels[int(i)] for i in rng.integers(0, len(labels), 2))
-        d = board.distance(a, b)
-        if not 2 <= d <= max_range:
-            continue
-        n += 1
-        rule = board.los(a, b).clear
-        phys = bool(
-            game_map.los(a, b, observer_height_m=2.0, target_height_m=2.0).visible
+def _level_height(value: Any) -> float:
+    lo, hi = LEVEL_HEIGHT_RANGE_M
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(
+            f"level_height_m: {value!r} is not a number; give metres per "
+            f"hill level, {lo:g} to {hi:g}"
         )
-        agree += rule == phys
-        rc_pb += rule and not phys
-        rb_pc += phys and not rule
-    n = max(n, 1)
-    return {
-        "pairs": float(n),
-        "agree": agree / n,
-        "rule_clear_phys_blocked": rc_pb / n,
-        "rule_blocked_phys_clear": rb_pc / n,
-    }
+    if not (math.isfinite(value) and lo <= value <= hi):
+        raise ValueError(
+            f"level_height_m: {value!r} is out of range; give metres per hill "
+            f"level, {lo:g} to {hi:g} (CoH 2e §4.0: each level is a "
+            "10-15 m rise)"
+        )
+    return float(value)
+
+
+class CohBoard(SightMixin):
+    """Per-hex CoH terrain, levels, moves and LOS of one map (window); see the module.
+
+    Args:
+        game_map: a :class:`wargame.geo.maps.Map`, best a window at 40-50 m hexes.
+        level_height_m: metres per hill level (10-15).
+        chart: the terrain chart (default: the shipped ``data/terrain.toml``).
+    """
+
+    def __init__(
+        self,
+        game_map: Any,
+        *,
+        level_height_m: float = 12.5,
+        chart: TerrainChart | None = None,
+    ) -> None:
+        self.level_height_m = _level_height(level_height_m)
+        self.chart = chart if chart is not None else load_chart()
+        self.grid = game_map.grid
+        self.hex_size_m = float(game_map.hex_size_m)
+        h = game_map.hexes
+        h = h[h["on_map"].astype(bool)]
+        labels = [str(x) for x in h.index]
+        #: playable hexes (§1.0: half hexes are not playable)
+        self.labels: frozenset[str] = frozenset(labels)
+        self._axial = {
+            lab: (int(q), int(r))
+            for lab, q, r in zip(labels, h["q"].tolist(), h["r"].tolist(), strict=True)
+        }
+        self._label_at = {v: k for k, v in self._axial.items()}
+        self._nb = {
+            lab: [
+                self._label_at[(q + dq, r + dr)]
+                for dq, dr in AXIAL_DIRECTIONS
+                if (q + dq, r + dr) in self._label_at
+            ]
+            for lab, (q, r) in self._axial.items()
+        }
+        # the centre dot (§4.0, §11.0); edge hexes' centres may lie just off the map
+        xmin, ymin, xmax, ymax = game_map.bounds
+        xs = np.clip(h["x"].to_numpy(float), xmin, xmax)
+        ys = np.clip(h["y"].to_numpy(float), ymin, ymax)
+        generic = [str(c) for c in np.atleast_1d(game_map.terrain_at(xs, ys))]
+        z = np.atleast_1d(np.asarray(game_map.elevation(xs, ys), dtype=float))
+        #: generic map class under each centre dot
+        self.generic: dict[str, str] = dict(zip(labels, generic, strict=True))
+        #: ground elevation at each centre dot, metres
+        self.elevation_m: dict[str, float] = dict(zip(labels, z.tolist(), strict=True))
+        #: elevation of level 0: the window's lowest hex centre
+        self.base_m = float(z.min()) if len(z) else 0.0
+        lv = np.minimum(
+            np.floor((z - self.base_m) / self.level_height_m + 1e-9), MAX_LEVEL
+        )
+        self.level: dict[str, int] = dict(
+            zip(labels, lv.astype(int).tolist(), strict=True)
+        )
+        waterway = dict(zip(labels, h["waterway"].astype(object).tolist(), strict=True))
+        shares = {
+            c: dict(zip(labels, h[f"share_{c}"].astype(float).tolist(), strict=True))
+            for c in ("woods", "town", "water")
+        }
+        deep = self._river_water(waterway)
+        self.terrain: dict[str, str] = {}
+        for lab in labels:
+            rule = self.chart.generic[self.generic[lab]]
+            tid = rule.type
+            if rule.river_type is not None and lab in deep:
+                tid = rule.river_type
+            elif (
+                rule.sparse_type is not None
+                and rule.sparse_below_share is not None
+                and shares[rule.map_class][lab] < rule.sparse_below_share
+            ):
+                tid = rule.sparse_type
+            self.terrain[lab] = tid
+        classes = set(self.chart.roads.classes)
+        self.road: dict[str, bool] = {
+            lab: v in classes
+            for lab, v in zip(labels, h["road"].astype(object).tolist(), strict=True)
+        }
+        self._links = self._road_links(game_map, classes)
+        self._los: dict[tuple[str, str], Sight] = {}
+
+    # -- construction helpers ---------------------------------------------- #
+    def _river_water(self, waterway: Mapping[str, Any]) -> set[str]:
+        """Water hexes joined through water hexes to a river or canal line."""
+        water = {lab for lab, g in self.generic.items() if g == "water"}
+        todo = deque(lab for lab in water if waterway[lab] in ("river", "canal"))
+        deep = set(todo)
+        while todo:
+            for nb in self._nb[todo.popleft()]:
+                if nb in water and nb not in deep:
+                    deep.add(nb)
+                    todo.append(nb)
+        return deep
+
+    def _road_links(
+        self, game_map: Any, classes: set[str]
+    ) -> frozenset[frozenset[str]]:
+        """Neighbour pairs one road of the chart's classes joins across their hexside.
+
+        Cached per map file, window, grid and road classes (reading the road layer
+        takes about a second; the links are plain labels)."""
+        g = self.grid
+        key = (
+            str(getattr(game_map, "folder", id(game_map))),
+            tuple(game_map.bounds),
+            (g.x0, g.y0, g.size_m, g.n_cols, g.n_rows),
+            tuple(sorted(classes)),
+        )
+        got = _road_link_cache.get(key)
+        if got is None:
+            got = self._read_road_links(game_map, classes)
+            if len(_road_link_cache) >= 32:
+                _road_link_cache.pop(next(iter(_road_link_cache)))
+            _road_link_cache[key] = got
+        return got
+
+    def _read_road_links(
+        self, game_map: Any, classes: set[str]
+    ) -> frozenset[frozenset[str]]:
+        roads = game_map.layer("roads")
+        geoms = roads.loc[roads["class"].isin(classes), "geometry"].to_numpy()
+        links: set[frozenset[str]] = set()
+        if len(geoms) == 0:
+            return frozenset()
+        for part in shapely.get_parts(shapely.get_parts(geoms)):
+            if part.geom_type != "LineString" or part.is_empty:
+                continue
+            xy = shapely.get_coordinates(shapely.segmentize(part, self.hex_size_m / 8))
+            q, r = self.grid.xy_to_axial(xy[:, 0], xy[:, 1])
+            cells = list(zip(q.tolist(), r.tolist(), strict=True))
+            for c0, c1 in itertools.pairwise(cells):
+                if c0 == c1:
+                    continue
+                path = axial_line(*c0, *c1)  # a corner cut between samples
+                for p0, p1 in itertools.pairwise(path):
+                    a, b = self._label_at.get(p0), self._label_at.get(p1)
+                    if a is not None and b is not None:
+                        links.add(frozenset((a, b)))
+        return frozenset(links)
+
+    def with_changes(self, hexes: Mapping[str, Mapping[str, Any]]) -> CohBoard:
+        """A copy with some hexes changed (scenario overrides, test set-ups).
+
+        Args:
+            hexes: label -> ``{"terrain": <type id>, "level": <0-MAX_LEVEL>}`` (only
+                the keys given change; roads stay as the map has them).
+
+        Examples:
+            >>> import wargame
+            >>> b = board_for(wargame.load_map(hex_size_m=50, window={"place":
+            ...     "Sessenhausen", "width_m": 1250, "height_m": 1250}))
+            >>> b2 = b.with_changes({"P13": {"terrain": "heavy_woods"}})
+            >>> b2.dm("P13"), b.dm("P13")
+            (2, 0)
+        """
+        terrain, level = dict(self.terrain), dict(self.level)
+        if not isinstance(hexes, Mapping):
+            raise ValueError(f"hexes: {hexes!r} is not a mapping of hex -> changes")
+        for lab, ch in hexes.items():
+            self._check(lab, "hexes")
+            if not isinstance(ch, Mapping):
+                raise ValueError(f"hexes[{lab!r}]: {ch!r} is not a mapping of changes")
+            for k, v in ch.items():
+                if k == "terrain":
+                    if v not in self.chart.types:
+                        raise ValueError(
+                            f"hexes[{lab!r}].terrain: {v!r} is not a terrain "
+                            f"type; give one of {', '.join(self.chart.types)}"
+                        )
+                    terrain[lab] = v
+                elif k == "level":
+                    if (
+                        isinstance(v, bool)
+                        or not isinstance(v, int)
+                        or not (0 <= v <= MAX_LEVEL)
+                    ):
+                        raise ValueError(
+                            f"hexes[{lab!r}].level: {v!r} is not a whole "
+                            f"number from 0 to {MAX_LEVEL}"
+                        )
+                    level[lab] = v
+                else:
+                    raise ValueError(
+                        f"hexes[{lab!r}].{k}: unknown key; give terrain or level"
+                    )
+        new = copy.copy(self)
+        new.terrain, new.level, new._los = terrain, level, {}
+        return new
+
+    # -- hexes -------------------------------------------------------------- #
+    def _check(self, label: Any, what: str = "hex") -> tuple[int, int]:
+        got = self._axial.get(label) if isinstance(label, str) else None
+        if got is None:
+            g = self.grid
+            raise ValueError(
+                f"{what}: {label!r} is not a playable hex of this board (columns "
+                f"A–{column_letters(g.n_cols - 1)}, rows 1–{g.n_rows}, "
+                f"{len(self.labels)} playable hexes)"
+            )
+        return got
+
+    def terrain_type(self, label: str) -> TerrainType:
+        """The CoH terrain record of a hex (all the chart's fields and sources)."""
+        self._check(label)
+        return self.chart.types[self.terrain[label]]
+
+    def neighbors(self, label: str) -> list[str]:
+        """The playable neighbours of a hex."""
+        self._check(label)
+        return list(self._nb[label])
+
+    def distance(self, a: str, b: str) -> int:
+        """Hex distance."""
+        (qa, ra), (qb, rb) = self._check(a, "a"), self._check(b, "b")
+        return (abs(qa - qb) + abs(ra - rb) + abs(qa + ra - qb - rb)) // 2
+
+    def within(self, label: str, radius: int) -> list[str]:
+        """Playable hexes within ``radius`` of a hex, itself included."""
+        q, r = self._check(label)
+        return [
+            lab
+            for dq in range(-radius, radius + 1)
+            for dr in range(max(-radius, -dq - radius), min(radius, radius - dq) + 1)
+            if (lab := self._label_at.get((q + dq, r + dr))) is not None
+        ]
+
+    def direction(self, a: str, b: str) -> int | None:
+        """Hexside (0-5, index into ``AXIAL_DIRECTIONS``) from ``a`` to neighbour ``b``.
+
+        None if ``b`` is not a neighbour of ``a``.
+        """
+        (qa, ra), (qb, rb) = self._check(a, "a"), self._check(b, "b")
+        d = (qb - qa, rb - ra)
+        return AXIAL_DIRECTIONS.index(d) if d in AXIAL_DIRECTIONS else None
+
+    # -- facing and arc of fire (§5.1, §6.1) -------------------------------- #
+    @staticmethod
+    def _facing(facing: Any) -> int:
+        if (
+            isinstance(facing, bool)
+            or not isinstance(facing, int)
+            or not 0 <= facing < 6
+        ):
+            raise ValueError(f"facing: {facing!r} is not a hexside; give 0 to 5")
+        return facing
+
+    def front_hexes(self, label: str, facing: int) -> list[str]:
+        """The 3 front neighbours of a unit facing hexside ``facing`` (§5.1), sorted.
+
+        The other 3 neighbours are its flank hexes (a backwards move, §5.2).
+        """
+        q, r = self._check(label)
+        f = self._facing(facing)
+        out = []
+        for k in (f - 1, f, f + 1):
+            dq, dr = AXIAL_DIRECTIONS[k % 6]
+            if (lab := self._label_at.get((q + dq, r + dr))) is not None:
+                out.append(lab)
+        return sorted(out)
+
+    def in_arc(self, origin: str, facing: int | None, target: str) -> bool:
+        """Whether ``target`` lies in the arc of fire of a unit at ``origin`` (§6.1).
+
+        The arc is the front 3 hexes extended outward: every hex ``a·u + b·w`` with
+        ``a, b >= 0``, ``u`` and ``w`` the front-left and front-right directions (the
+        120° wedge through their centres, boundary included).  A unit's own hex is
+        in its arc; a unit without a facing (``None``, e.g. hidden) has no arc.
+        """
+        (qo, ro), (qt, rt) = (
+            self._check(origin, "origin"),
+            self._check(target, "target"),
+        )
+        if (qo, ro) == (qt, rt):
+            return True
+        if facing is None:
+            return False
+        f = self._facing(facing)
+        (uq, ur), (wq, wr) = (
+            AXIAL_DIRECTIONS[(f - 1) % 6],
+            AXIAL_DIRECTIONS[(f + 1) % 6],
+        )
+        vq, vr = qt - qo, rt - ro
+        det = uq * wr - ur * wq  # ±1: u, w span the hex lattice
+        a = (vq * wr - vr * wq) * det
+        b = (uq * vr - ur * vq) * det
+        return a >= 0 and b >= 0
+
+    # -- movement (§5.0, §11.0-11.1, §14) ------------------------------------ #
+    def _neighbours(self, a: str, b: str) -> None:
+        self._check(a, "a")
+        self._check(b, "b")
+        if b not in self._nb[a]:
+            raise ValueError(f"{a} and {b} are not neighbouring hexes")
+
+    def steep(self, a: str, b: str) -> bool:
+        """Whether the hexside between neighbours changes 2 levels or more (§11.1)."""
+        self._neighbours(a, b)
+        return abs(self.level[b] - self.level[a]) >= 2
+
+    def road_move(self, a: str, b: str) -> bool:
+        """Whether the step from ``a`` to neighbour ``b`` follows a road (§5.0.1).
+
+        Both hexes hold a road of the chart's classes and one such road crosses
+        their common hexside (§14.2: units must follow the road hex to hex).
+        """
+        self._neighbours(a, b)
+        return frozenset((a, b)) in self._links
+
+    def move_extra(self, a: str, b: str, mobility: str) -> float | None:
+        """Extra AP (over the unit's move cost) to enter neighbour ``b`` from ``a``.
+
+        Terrain extra of ``b`` for ``"foot"``, ``"tracked"`` or ``"wheeled"``,
+        negated (with the hex's restrictions) by a road move (§5.0.1, §14.2); plus
+        +1 AP per level climbed, which roads do not negate (§11.0); up a steep
+        hexside foot pays +2 AP in all and vehicles may not go (§11.1).  None: may
+        not enter.  Not included: backwards moves (+1 AP, §5.2), cautious moves
+        (§5.0.3), hidden moves (§10.1), and the unburdened-foot limit of water
+        (:meth:`terrain_type` ``.unburdened_foot_only``).
+        """
+        self._neighbours(a, b)
+        if mobility not in MOBILITIES:
+            raise ValueError(
+                f"mobility {mobility!r} is unknown; give one of {', '.join(MOBILITIES)}"
+            )
+        extra = 0.0 if self.road_move(a, b) else self.terrain_type(b).extra_ap(mobility)
+        if extra is None:
+            return None
+        up = self.level[b] - self.level[a]
+        if up >= 2:  # §11.1 steep: +2 AP for foot, not accessible to vehicles
+            return None if mobility != "foot" else extra + 2.0
+        return extra + max(up, 0)
+
+    # -- terrain effects ---------------------------------------------------- #
+    def dm(self, label: str, *, he: bool = False, air_burst_soft: bool = False) -> int:
+        """Terrain DM of a unit in the hex (§7.3).
+
+        With ``he`` (mortar/artillery HE fire) and ``air_burst_soft`` (the unit's
+        flank DR is red), air-burst terrain (heavy woods) gives no DM (§12.2).
+        """
+        t = self.terrain_type(label)
+        return 0 if he and air_burst_soft and t.air_burst else t.dm
+
+    def cover(self, label: str) -> bool:
+        """Whether the hex is cover terrain (rally +1, hidden units, cautious moves)."""
+        return self.terrain_type(label).cover
+
+    def immobilisation_check(self, label: str) -> bool:
+        """Whether a vehicle entering the hex checks for immobilisation (§14.5).
+
+        ASSUMPTION: a road move negates this "hex restriction" too (§14.2); the
+        caller skips the check when :meth:`road_move` is true.
+        """
+        return self.terrain_type(label).immobilisation_check
+
+    def elevation_bonus(self, firer: str, target: str) -> tuple[int, int]:
+        """``(+FP, +DM)`` for height (§11.2).
+
+        +1 FP for a firer higher than its target, +1 DM for a target higher than
+        its firer (not for off-board artillery, §12.3: the caller's business).
+        """
+        self._check(firer, "firer")
+        self._check(target, "target")
+        lf, lt = self.level[firer], self.level[target]
+        return (1 if lf > lt else 0, 1 if lt > lf else 0)
+
+
+def board_for(game_map: Any, *, level_height_m: float = 12.5) -> CohBoard:
+    """The (cached) CoH board of a map: one per map object and level height.
+
+    Examples:
+        >>> try:
+        ...     board_for(object(), level_height_m=20)
+        ... except ValueError as exc:
+        ...     print(exc)  # doctest: +NORMALIZE_WHITESPACE
+        level_height_m: 20 is out of range; give metres per hill level, 10 to 15
+        (CoH 2e §4.0: each level is a 10-15 m rise)
+    """
+    lh = _level_height(level_height_m)
+    per_map = _boards.setdefault(game_map, {})
+    board = per_map.get(lh)
+    if board is None:
+        board = per_map[lh] = CohBoard(game_map, level_height_m=lh)
+    return board
