@@ -39,8 +39,11 @@ def test_shared_pool_rifle_1_ap_then_mmg_2_ap_leaves_4_ap() -> None:
     # passes; a fresh MMG (2 AP move) joins the activation and moves onto the
     # rifle's hex: 4 AP are left in the one shared pool.
     g = game(
-        [("r", "su_rifles_41", "soviet", "A2", 1),
-         ("mmg", "su_maxim_mmg", "soviet", "C2", 3), FAR],
+        [
+            ("r", "su_rifles_41", "soviet", "A2", 1),
+            ("mmg", "su_maxim_mmg", "soviet", "C2", 3),
+            FAR,
+        ],
         first="soviet",
     )
     g.apply(Move(("r",), ("B1",)))
@@ -58,8 +61,10 @@ def test_figure_14_group_move_pays_the_woods_cost() -> None:
     # three go into the open, one into woods: the group pays 2 AP.
     b = game([FAR, FAR_SU]).ruleset.board
     dests = ("AB11", "AB10", "AA10", "Z11")
-    units = [(f"r{i}", "su_rifles_41", "soviet", "AA11", b.direction("AA11", d))
-             for i, d in enumerate(dests)]
+    units = [
+        (f"r{i}", "su_rifles_41", "soviet", "AA11", b.direction("AA11", d))
+        for i, d in enumerate(dests)
+    ]
     g = game([*units, FAR], first="soviet")
     g.apply(Move(tuple(f"r{i}" for i in range(4)), dests))
     assert pool(g, "soviet") == 5  # 7 - 2
@@ -76,8 +81,11 @@ def test_figure_15_units_no_longer_adjacent_may_not_group_move() -> None:
     b = game([FAR, FAR_SU]).ruleset.board
     assert b.distance("AB11", "Z11") == 2
     g = game(
-        [("r1", "su_rifles_41", "soviet", "AB11", 2),
-         ("r2", "su_rifles_41", "soviet", "Z11", 2), FAR],
+        [
+            ("r1", "su_rifles_41", "soviet", "AB11", 2),
+            ("r2", "su_rifles_41", "soviet", "Z11", 2),
+            FAR,
+        ],
         first="soviet",
     )
     before = g.state.digest()
@@ -90,9 +98,11 @@ def test_figure_16_firegroup_adds_1_fp_and_pays_the_leaders_cost() -> None:
     # seed 003 §9.12 Figure 16: a 4 FP, 2 AP MG squad leads, a rifle squad in
     # its hex supports: 4 FP becomes 5, the group pays the leader's 2 AP.
     g = game(
-        [("mg", "de_lmg34", "german", "K4", 5),
-         ("rf", "de_rifles_41", "german", "K4", 5),
-         ("su", "su_rifles_41", "soviet", "K7", 2)],
+        [
+            ("mg", "de_lmg34", "german", "K4", 5),
+            ("rf", "de_rifles_41", "german", "K4", 5),
+            ("su", "su_rifles_41", "soviet", "K7", 2),
+        ],
     )
     b = g.ruleset.board
     assert b.distance("K4", "K7") == 3 and b.los("K4", "K7").clear
@@ -108,9 +118,12 @@ def test_figure_16_firegroup_adds_1_fp_and_pays_the_leaders_cost() -> None:
 
 def _fig17(pay: str) -> object:
     return game(
-        [("A", "de_rifles_41", "german", "AB9", 4),
-         ("B", "de_rifles_41", "german", "AA10", 4),
-         ("C", "su_rifles_41", "soviet", "Y10", 1), FAR_SU],
+        [
+            ("A", "de_rifles_41", "german", "AB9", 4),
+            ("B", "de_rifles_41", "german", "AA10", 4),
+            ("C", "su_rifles_41", "soviet", "Y10", 1),
+            FAR_SU,
+        ],
     )
 
 
@@ -160,8 +173,13 @@ def test_figures_17_to_19_shared_pool_spends_both_squads() -> None:
 def test_group_opportunity_retreat_spends_both_squads() -> None:
     # seed 003 §9.2: two fresh squads stacked together retreat one hex
     # backwards each, into different hexes, as a group opportunity move.
-    g = game([("a", "de_rifles_41", "german", "K5", 2),
-              ("b", "de_rifles_41", "german", "K5", 2), FAR_SU])
+    g = game(
+        [
+            ("a", "de_rifles_41", "german", "K5", 2),
+            ("b", "de_rifles_41", "german", "K5", 2),
+            FAR_SU,
+        ]
+    )
     b = g.ruleset.board
     rear = [h for h in b.neighbors("K5") if h not in b.front_hexes("K5", 2)]
     g.apply(Move(("a", "b"), (rear[0], rear[1]), pay="opportunity"))
@@ -172,8 +190,11 @@ def test_group_opportunity_retreat_spends_both_squads() -> None:
 
 def _hidden_rifle_game(seed: int) -> object:
     return game(
-        [("hmg", "de_hmg34", "german", "A13", 5),
-         ("hid", "su_rifles_41", "soviet", "A16", None, True), FAR_SU],
+        [
+            ("hmg", "de_hmg34", "german", "A13", 5),
+            ("hid", "su_rifles_41", "soviet", "A16", None, True),
+            FAR_SU,
+        ],
         seed=seed,
     )
 
@@ -207,8 +228,9 @@ def test_hidden_rifles_in_woods_dv_14_against_av_13_miss_and_reveal_nothing() ->
 def test_hidden_move_costs_4_ap_in_woods() -> None:
     # seed 003 §10.1: a Soviet rifle squad pays 1 + 3 = 4 AP to move hidden in
     # woods; the move is the Soviet's secret.
-    g = game([("hid", "su_rifles_41", "soviet", "A16", None, True), FAR],
-             first="soviet")
+    g = game(
+        [("hid", "su_rifles_41", "soviet", "A16", None, True), FAR], first="soviet"
+    )
     assert g.ruleset.board.terrain["B15"] == "heavy_woods"
     n = len(g.events)
     g.apply(Move(("hid",), ("B15",), hidden=True))
@@ -223,8 +245,13 @@ def test_sniper_fires_through_the_front_arc_at_the_flank_dr() -> None:
     # seed 003 §10.3: a hidden sniper fires at an HMG through its front arc;
     # the HMG defends with its flank DR; the sniper stays hidden unless the
     # German's detection roll is 6.
-    g = game([("hmg", "de_hmg34", "german", "A13", 5),
-              ("sn", "su_sniper", "soviet", "A16", None, True)], first="soviet")
+    g = game(
+        [
+            ("hmg", "de_hmg34", "german", "A13", 5),
+            ("sn", "su_sniper", "soviet", "A16", None, True),
+        ],
+        first="soviet",
+    )
     b = g.ruleset.board
     assert b.in_arc("A13", 5, "A16")  # the shot comes through the front
     n = len(g.events)
