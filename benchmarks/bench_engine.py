@@ -9,7 +9,10 @@ are asserted anywhere):
   13 counters) with the map and LOS table warm, over many seeds;
 * the same game's actions and events per second;
 * a cold start in a fresh process with an empty cache (map window, hex
-  attributes, LOS table, first game).
+  attributes, LOS table, first game);
+* Conflict of Heroes 2e beside it: its dice path (``coh.odds.resolve_fire``)
+  and random-policy games of ``coh_partisans`` (games per second, and the
+  ratio to World at War's).
 """
 
 from __future__ import annotations
@@ -51,8 +54,10 @@ def fire_rate(batch: int = 20_000, repeats: int = 5) -> float:
     return statistics.median(rates)
 
 
-def game_times(seeds: int = 60) -> tuple[float, float, float, float]:
-    scenario = load_scenario("test_remagen")
+def game_times(
+    seeds: int = 60, name: str = "test_remagen"
+) -> tuple[float, float, float, float]:
+    scenario = load_scenario(name)
     Game(scenario, seed=0).run()  # warm: map, board, LOS table
     secs, actions, events = [], [], []
     for seed in range(1, seeds + 1):
@@ -69,6 +74,19 @@ def game_times(seeds: int = 60) -> tuple[float, float, float, float]:
         statistics.median(e / s for e, s in zip(events, secs, strict=True)),
         statistics.median(actions),
     )
+
+
+def coh_fire_rate(batch: int = 20_000, repeats: int = 5) -> float:
+    from wargame.rules.coh.odds import resolve_fire
+
+    rng = np.random.default_rng(1)
+    rates = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        for _ in range(batch):
+            resolve_fire(5, 14, rng)
+        rates.append(batch / (time.perf_counter() - t))
+    return statistics.median(rates)
 
 
 def cold_start(repeats: int = 3) -> dict[str, float]:
@@ -91,6 +109,8 @@ def main() -> None:
     rate = fire_rate()
     per_game, aps, eps, n_actions = game_times()
     cold = cold_start()
+    coh_game, coh_aps, coh_eps, coh_actions = game_times(20, "coh_partisans")
+    coh_fire = coh_fire_rate()
     print("World at War engine benchmark (medians)")
     print(f"{'measure':52s} {'median':>12s}")
     print(f"{'fire resolutions per second (resolve_fire)':52s} {rate:12,.0f}")
@@ -103,6 +123,17 @@ def main() -> None:
     label = "cold start: scenario + map + LOS table, s (fresh)"
     print(f"{label:52s} {cold['setup']:12.2f}")
     print(f"{'cold start: first game, s (fresh)':52s} {cold['first_game']:12.2f}")
+    print()
+    print("Conflict of Heroes 2e beside it (medians)")
+    print(f"{'fire resolutions per second (coh resolve_fire)':52s} {coh_fire:12,.0f}")
+    label = "seconds per random-policy game (coh_partisans, warm)"
+    print(f"{label:52s} {coh_game:12.4f}")
+    print(f"{'  games per second':52s} {1 / coh_game:12.2f}")
+    print(f"{'  games per second, World at War test_remagen':52s} {1 / per_game:12.2f}")
+    print(f"{'  ratio CoH / WaW games per second':52s} {per_game / coh_game:12.2f}")
+    print(f"{'  actions per game':52s} {coh_actions:12.0f}")
+    print(f"{'  actions per second':52s} {coh_aps:12,.0f}")
+    print(f"{'  events per second':52s} {coh_eps:12,.0f}")
 
 
 if __name__ == "__main__":
