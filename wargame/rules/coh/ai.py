@@ -217,7 +217,8 @@ class DoctrinePolicy:
         shot = easy or pick(fires)
         if shot is not None:
             return shot
-        goal = s.goal()
+        posture = r.scenario.posture(s.side) or "attack"
+        goal = s.goal() if posture != "defend" or not s.objectives else s.objectives[0]
         moves = []
         for i, a in enumerate(acts):
             if isinstance(a, Move) and a.pay == "ap" and not a.hidden:
@@ -232,9 +233,16 @@ class DoctrinePolicy:
                     and not r.board.cover(to)
                 ):
                     continue  # stays in cover under fire
+                if (
+                    posture == "defend"
+                    and u.hex is not None
+                    and s.dist_to_goal(u.hex, goal) <= 2
+                ):
+                    continue  # holds near the objective (§20.3: falls back to it)
                 gain = s.dist_to_goal(u.hex, goal) - s.dist_to_goal(to, goal)
                 if gain > 0 or u.hex is None:
-                    moves.append((-gain + s.cost(a) * 0.1, i, a))
+                    cover = 0.5 if r.board.cover(to) else 0.0
+                    moves.append((-gain - cover + s.cost(a) * 0.1, i, a))
         pivots = []
         for i, a in enumerate(acts):
             if isinstance(a, Pivot) and a.pay == "ap":
