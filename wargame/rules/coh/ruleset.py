@@ -266,22 +266,26 @@ class CohRuleset(
                     for h in self.board.within(lead.hex, int(ut.range or 0))
                     if h in suspect
                 ]
+            lead_pays = self.pays(state, side, (lead.id,))
+            near = [
+                s for s in mine
+                if s.id != lead.id and s.hex is not None
+                and self.board.distance(s.hex, lead.hex) <= 1
+            ]
             for h in sorted(set(cands)):
-                for pay in self.pays(state, side, (lead.id,)):
-                    a = Fire((lead.id,), h, pay)
-                    problem, cost = self.fire_problem(state, side, a)
-                    if problem is not None or self.pay_problem(
-                        state, side, a.units, pay, cost
-                    ):
+                # the problem of a fire without CAPs does not depend on the payment
+                problem, cost = self.fire_problem(state, side, Fire((lead.id,), h))
+                if problem is not None:
+                    continue
+                sup_all = [
+                    s for s in near if self._support_problem(state, lead, s, h) is None
+                ]
+                for pay in lead_pays:
+                    if self.pay_problem(state, side, (lead.id,), pay, cost):
                         continue
-                    out.append(a)
+                    out.append(Fire((lead.id,), h, pay))
                     sup = tuple(
-                        s.id
-                        for s in mine
-                        if s.id != lead.id
-                        and s.hex is not None
-                        and pay in self.pays(state, side, (s.id,))
-                        and self._support_problem(state, lead, s, h) is None
+                        s.id for s in sup_all if pay in self.pays(state, side, (s.id,))
                     )
                     if sup:
                         g = Fire((lead.id, *sup), h, pay)
