@@ -134,15 +134,7 @@ class Activation(Mixin):
         elif pay == "command":
             public += list(pool_change(f"caps:{side}", self.caps(st, side) - cost))
             detail = f"{what}: command action, {cost} CAP (§3.2)"
-        ctx.emit("spend", side=side, detail=detail, changes=public)
-        if private:
-            ctx.emit(
-                "spend",
-                side=side,
-                detail="hidden units' status",
-                changes=private,
-                visible_to=(side,),
-            )
+        self._emit_split(ctx, side, detail, public, private, "hidden units' status")
 
     def spend_pool(self, ctx: RuleContext, side: str, why: str) -> None:
         """Spend every activated unit and empty the pool (§2.2 pass, §3.0)."""
@@ -154,12 +146,24 @@ class Activation(Mixin):
                 (private if u.hidden else public).extend(
                     unit_change(u.id, status="spent")
                 )
-        ctx.emit("spend", side=side, detail=why, changes=public)
+        self._emit_split(ctx, side, why, public, private, "hidden units spent")
+
+    @staticmethod
+    def _emit_split(
+        ctx: RuleContext,
+        side: str,
+        detail: str,
+        public: list[Any],
+        private: list[Any],
+        private_detail: str,
+    ) -> None:
+        """One public ``spend`` event, and the hidden units' part for their owner."""
+        ctx.emit("spend", side=side, detail=detail, changes=public)
         if private:
             ctx.emit(
                 "spend",
                 side=side,
-                detail="hidden units spent",
+                detail=private_detail,
                 changes=private,
                 visible_to=(side,),
             )

@@ -424,13 +424,7 @@ class Combat(Mixin):
             detail=f"fire at {a.hex}, where enemies may be hidden",
         )
         if not hidden:
-            ctx.emit(
-                "attack",
-                side=side,
-                hex_to=a.hex,
-                result="nothing revealed",
-                detail="no hit is revealed (seed 003 §10.0 #3)",
-            )
+            self._nothing_revealed(ctx, side, a.hex)
             return
         t = min(hidden, key=lambda u: (int(getattr(self.specs[u.id].type, key)), u.id))
         fm = self.fire_math(
@@ -442,25 +436,13 @@ class Combat(Mixin):
             hidden_target=True,
         )
         if fm is None:
-            ctx.emit(
-                "attack",
-                side=side,
-                hex_to=a.hex,
-                result="nothing revealed",
-                detail="no hit is revealed (seed 003 §10.0 #3)",
-            )
+            self._nothing_revealed(ctx, side, a.hex)
             return
         av = fm.fp + sum(dice) + a.caps
         result = fire_result(av, fm.dv)
         owner = t.side
         if result == "miss":
-            ctx.emit(
-                "attack",
-                side=side,
-                hex_to=a.hex,
-                result="nothing revealed",
-                detail="no hit is revealed (seed 003 §10.0 #3)",
-            )
+            self._nothing_revealed(ctx, side, a.hex)
             ctx.emit(
                 "attack",
                 side=owner,
@@ -474,6 +456,18 @@ class Combat(Mixin):
             return
         self.reveal_hex(ctx, a.hex, owner, "is hit while hidden (seed 003 §10.0 #3)")
         self._land(ctx, side, st.units[t.id], result, av, fm.dv)
+
+    @staticmethod
+    def _nothing_revealed(ctx: RuleContext, side: str, hex_: str) -> None:
+        """What the firer learns of a fire at a hex that may hide enemies and
+        hits nothing it can see (seed 003 §10.0 #3)."""
+        ctx.emit(
+            "attack",
+            side=side,
+            hex_to=hex_,
+            result="nothing revealed",
+            detail="no hit is revealed (seed 003 §10.0 #3)",
+        )
 
     def _land(
         self, ctx: RuleContext, side: str, t: Unit, result: str, av: int, dv: int

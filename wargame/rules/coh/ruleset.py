@@ -267,9 +267,11 @@ class CohRuleset(
                     if h in suspect
                 ]
             lead_pays = self.pays(state, side, (lead.id,))
-            near = [
-                s for s in mine
-                if s.id != lead.id and s.hex is not None
+            beside = [
+                s
+                for s in mine
+                if s.id != lead.id
+                and s.hex is not None
                 and self.board.distance(s.hex, lead.hex) <= 1
             ]
             for h in sorted(set(cands)):
@@ -278,7 +280,9 @@ class CohRuleset(
                 if problem is not None:
                     continue
                 sup_all = [
-                    s for s in near if self._support_problem(state, lead, s, h) is None
+                    s
+                    for s in beside
+                    if self._support_problem(state, lead, s, h) is None
                 ]
                 for pay in lead_pays:
                     if self.pay_problem(state, side, (lead.id,), pay, cost):
