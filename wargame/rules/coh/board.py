@@ -134,6 +134,9 @@ class CohBoard:
             self._xy[lab] = (float(cx), float(cy))
         self._fvec = [self._facing_vec(f) for f in range(6)]
         self._los: dict[tuple[str, str], Sight] = {}
+        self._paths: dict[tuple[str, str, float], list[str]] = {}
+        self._smoke_key: tuple[tuple[str, int], ...] = ()
+        self._smoke_los: dict[tuple[str, str], Sight] = {}
 
     # -- geometry --------------------------------------------------------- #
     def neighbors(self, label: str) -> list[str]:
@@ -272,7 +275,14 @@ class CohBoard:
 
     # -- line of sight ----------------------------------------------------- #
     def _between(self, a: str, b: str, offset: float) -> list[str]:
-        """Hexes the centre line crosses, in order, ends excluded."""
+        """Hexes the centre line crosses, in order, ends excluded (cached)."""
+        key = (a, b, offset)
+        got = self._paths.get(key)
+        if got is None:
+            got = self._paths[key] = self._line(a, b, offset)
+        return got
+
+    def _line(self, a: str, b: str, offset: float) -> list[str]:
         xa, ya = self._xy[a]
         xb, yb = self._xy[b]
         length = math.hypot(xb - xa, yb - ya)
@@ -354,6 +364,78 @@ class CohBoard:
         if not extra_obstacles:
             self._los[key] = first
         return first
+
+    # -- smoke (CoH 2e §13) ------------------------------------------------ #
+    def _paths_of(self, a: str, b: str) -> tuple[str, str, list[list[str]]]:
+        p, q = (a, b) if a < b else (b, a)
+        return p, q, [self._between(p, q, e) for e in (_HEXSIDE_EPS, -_HEXSIDE_EPS)]
+
+    def smoke_los(self, a: str, b: str, smoke: Mapping[str, int]) -> Sight:
+        """The LOS with smoke (hex -> total smoke DM) on the map (§13).
+
+        Each DM of smoke is one obstacle level, so +2 smoke blocks sight through
+        its hex (seeing into or out of it is fine); +1 smoke does not block on
+        its own, but smoke passed adds up along the line: the +1 hex that
+        brings it to 2 blocks what lies beyond.  ASSUMPTION: +1 smoke that has
+        not yet added up to 2 is no obstacle at all, even to a unit looking up
+        at a higher hex (the rule says +1 smoke does not block LOS).
+
+        Examples:
+            >>> import wargame
+            >>> b = board_for(wargame.load_map(hex_size_m=50, window={
+            ...     "place": "Etscheid", "width_m": 1200, "height_m": 1000}))
+            >>> b.los("J3", "J7").clear
+            True
+            >>> b.smoke_los("J3", "J7", {"J5": 2}).blocked_at
+            'J5'
+            >>> b.smoke_los("J3", "J7", {"J5": 1}).clear
+            True
+            >>> b.smoke_los("J3", "J7", {"J4": 1, "J5": 1}).clear
+            False
+        """
+        base = self.los(a, b)
+        if not base.clear or not smoke or a == b:
+            return base
+        key = tuple(sorted(smoke.items()))
+        if key != self._smoke_key:
+            self._smoke_key, self._smoke_los = key, {}
+        pair = (a, b) if a < b else (b, a)
+        got = self._smoke_los.get(pair)
+        if got is not None:
+            return got
+        p, q, paths = self._paths_of(a, b)
+        first: Sight | None = None
+        for path in paths:
+            eff: dict[str, int] = {}
+            acc = 0
+            for h in path:
+                s = int(smoke.get(h, 0))
+                acc += s
+                if s >= 2 or (s > 0 and acc >= 2):
+                    eff[h] = s
+            sight = self._judge(p, q, path, eff) if eff else base
+            if sight.clear:
+                first = sight
+                break
+            first = first or sight
+        assert first is not None
+        self._smoke_los[pair] = first
+        return first
+
+    def smoke_passed(self, a: str, b: str, smoke: Mapping[str, int]) -> int:
+        """Smoke DM of the hexes a line of fire passes through, ends excluded
+        (§13: +1 per +1 smoke passed; along a hexside the lesser side).
+
+        >>> import wargame
+        >>> b = board_for(wargame.load_map(hex_size_m=50, window={
+        ...     "place": "Etscheid", "width_m": 1200, "height_m": 1000}))
+        >>> b.smoke_passed("J3", "J7", {"J5": 1, "J7": 2})
+        1
+        """
+        if not smoke or a == b:
+            return 0
+        _p, _q, paths = self._paths_of(a, b)
+        return min(sum(int(smoke.get(h, 0)) for h in path if h) for path in paths)
 
 
 _boards: weakref.WeakKeyDictionary[Any, dict[float, CohBoard]] = (
