@@ -83,6 +83,10 @@ EVENT_KINDS = (
     "vp",
     "card",
     "draw",
+    "smoke",
+    "fortification",
+    "obstacle",
+    "mine",
     "round_end",
     "game_end",
 )
@@ -173,3 +177,31 @@ class Mixin:
     group_ok: Any
     thin_smoke: Any
     draw_cards: Any
+    # fire, mortars, pioneers and fortifications (CoH 2e §12-13, §18-19)
+    fire_problem: Any
+    fire_math: Any
+    why_not: Any
+    pays: Any
+    draw_marker: Any
+    destroy: Any
+    reveal_marker: Any
+    smoke_levels: Any
+    smoke_dm: Any
+    extra_dms: Any
+    fort_dms: Any
+    all_round: Any
+    unit_option: Any
+    attack_problem: Any
+    resolved_attack: Any
+    attack_kwargs: Any
+    attack_words: Any
+    flame_problem: Any
+    flame_math: Any
+    obstacle_bar: Any
+    obstacle_roll: Any
+    negates_open_bonus: Any
+    on_enter: Any
+    lose_hasty: Any
+    after_pivot: Any
+    _read_fortifications: Any
+    _init_forts: Any

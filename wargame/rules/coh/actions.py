@@ -30,13 +30,17 @@ __all__ = [
     "ACTION_TYPES",
     "PAY_MODES",
     "Fire",
+    "Flame",
+    "HastyDefence",
     "Hide",
+    "IndirectFire",
     "InitiativeBid",
     "Move",
     "Pass",
     "Pivot",
     "PlayCard",
     "Rally",
+    "SmokeFire",
     "Spend",
     "Stall",
 ]
@@ -93,6 +97,55 @@ class Fire(Action):
     hex: str
     pay: str = "ap"
     caps: int = 0
+
+
+@dataclass(frozen=True)
+class IndirectFire(Action):
+    """A mortar with an indirect fire cost fires at a hex through a spotting
+    hex (CoH 2e §12.0): ``spotter`` ``None`` takes the best one (the highest,
+    then the least smoke on its line, then the nearest, then by label)."""
+
+    type = "indirect_fire"
+    units: tuple[str, ...]
+    hex: str
+    spotter: str | None = None
+    pay: str = "ap"
+    caps: int = 0
+
+
+@dataclass(frozen=True)
+class SmokeFire(Action):
+    """Fire +2 smoke at a hex (CoH 2e §13.1): a mortar of 8 cm or more
+    directly, or indirectly through ``spotter`` (``None``: directly when the
+    hex is in sight, else through the best spotting hex); pioneers into their
+    own or an adjacent hex for 2 AP (§19.0)."""
+
+    type = "smoke_fire"
+    units: tuple[str, ...]
+    hex: str
+    pay: str = "ap"
+    spotter: str | None = None
+
+
+@dataclass(frozen=True)
+class Flame(Action):
+    """Fire a flamethrower at the own or an adjacent hex (CoH 2e §19.1)."""
+
+    type = "flame"
+    units: tuple[str, ...]
+    hex: str
+    pay: str = "ap"
+    caps: int = 0
+
+
+@dataclass(frozen=True)
+class HastyDefence(Action):
+    """Foot units prepare hasty defences: 7 AP, +1 DM all round until the unit
+    moves or pivots (CoH 2e §18.1.3; a group action, seed 003 §9.2)."""
+
+    type = "hasty_defence"
+    units: tuple[str, ...]
+    pay: str = "ap"
 
 
 @dataclass(frozen=True)
@@ -174,5 +227,9 @@ ACTION_TYPES: dict[str, type[Action]] = {
         Spend,
         InitiativeBid,
         PlayCard,
+        IndirectFire,
+        SmokeFire,
+        Flame,
+        HastyDefence,
     )
 }

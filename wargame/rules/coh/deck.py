@@ -28,9 +28,12 @@ class Cards(Mixin):
     cards_round: dict[str, int]
 
     def deck_viewers(self, state: GameState, name: str) -> frozenset[str] | None:
-        """Hands are their owner's; the draw pile nobody's (seed 003 §8.1)."""
-        if name.startswith("hand:"):
-            return frozenset({name[5:]})
+        """Hands are their owner's; the draw pile nobody's (seed 003 §8.1);
+        hidden mines (``mines:<side>``, CoH 2e §18.3.3) and plotted artillery
+        (``oba:<side>``, §12.3) their owner's."""
+        for prefix in ("hand:", "mines:", "oba:"):
+            if name.startswith(prefix):
+                return frozenset({name[len(prefix) :]})
         if name == "cards":
             return frozenset()
         return None

@@ -86,15 +86,22 @@ class Combat(Mixin):
         at: str | None = None,
         tgt_hex: str | None = None,
         hidden_target: bool = False,
+        spotter: str | None = None,
+        flame: bool = False,
     ) -> FireMath | None:
         """FP and DV of ``leader`` attacking ``target`` (``None``: no FP of the
-        colour the target needs, §7.1)."""
+        colour the target needs, §7.1).  ``spotter``: the spotting hex of an
+        indirect mortar attack, whose height gives the elevation modifiers
+        (§12.0); ``flame``: a flamethrower attack (§19.1)."""
         ut, tt = self.specs[leader.id].type, self.specs[target.id].type
         frm = at or leader.hex
         to = tgt_hex or target.hex
         assert frm is not None and to is not None
         d = self.board.distance(frm, to)
         cc = d == 0
+        if flame:
+            fm: FireMath | None = self.flame_math(leader, target, d)
+            return fm
         sniper = self.is_sniper(leader.id)
         he = bool(ut.he)
         flank = cc or he or sniper
@@ -127,7 +134,8 @@ class Combat(Mixin):
         elif d > int(ut.range or 0):
             fp -= 2
             terms.append("long range -2 (§7.7.1)")
-        fp_up, dm_up = (0, 0) if cc else self.board.elevation_bonus(frm, to)
+        eye = spotter or frm  # indirect fire: elevation from the spotter (§12.0)
+        fp_up, dm_up = (0, 0) if cc else self.board.elevation_bonus(eye, to)
         if fp_up:
             fp += fp_up
             terms.append("firing down +1 (§11.2)")
@@ -150,6 +158,9 @@ class Combat(Mixin):
         if target.attrs.get("hasty"):
             dv += 1
             dvt.append("hasty defence +1 (§18)")
+        for add, why in self.extra_dms(state, target, eye, to):
+            dv += add
+            dvt.append(why)
         return FireMath(fp, dv, flank, tuple(terms), tuple(dvt))
 
     def is_sniper(self, uid: str) -> bool:
@@ -217,8 +228,10 @@ class Combat(Mixin):
                     f"{a.hex} is inside {lead.name}'s minimum range of {ut.min_range}",
                     0,
                 )
-            if lead.facing is not None and not self.board.in_arc(
-                lead.hex, lead.facing, a.hex
+            if (
+                lead.facing is not None
+                and not self.all_round(lead)
+                and not self.board.in_arc(lead.hex, lead.facing, a.hex)
             ):
                 if not ut.turret:
                     return f"{a.hex} is outside {lead.name}'s arc of fire (§6.1)", 0
@@ -286,7 +299,9 @@ class Combat(Mixin):
         if d > 0:
             if self.enemy_in(state, s.hex, s.side):
                 return f"{s.name} shares its hex with the enemy (§6.0)"
-            if s.facing is None or not self.board.in_arc(s.hex, s.facing, hex_):
+            if not self.all_round(s) and (
+                s.facing is None or not self.board.in_arc(s.hex, s.facing, hex_)
+            ):
                 return f"{hex_} is outside supporter {s.name}'s arc (seed 003 §9.12)"
             if d > int(st_.range or 0):
                 return (
@@ -301,7 +316,7 @@ class Combat(Mixin):
                 )
         return None
 
-    def _supporters_for(self, state: GameState, a: Fire, target: Unit) -> int:
+    def _supporters_for(self, state: GameState, a: Any, target: Unit) -> int:
         blue = self.specs[target.id].type.armored
         n = 0
         for uid in a.units[1:]:
@@ -311,12 +326,14 @@ class Combat(Mixin):
         return n
 
     # -- resolution ------------------------------------------------------- #
-    def do_fire(self, ctx: RuleContext, side: str, a: Fire) -> None:
+    def do_fire(self, ctx: RuleContext, side: str, a: Any) -> None:
         """Pay, then roll against every unit in the hex (hidden ones as the
-        seed says), one roll each, and apply the results."""
+        seed says), one roll each, and apply the results.  ``a``: a
+        :class:`Fire`, or an indirect or flamethrower attack (:mod:`.mortars`)."""
         st = ctx.state
-        problem, cost = self.fire_problem(st, side, a)
+        problem, cost = self.attack_problem(st, side, a)
         assert problem is None, problem
+        a = self.resolved_attack(st, side, a)
         lead = st.units[a.units[0]]
         assert lead.hex is not None
         sniper_hidden = lead.hidden and self.is_sniper(lead.id)
@@ -347,8 +364,7 @@ class Combat(Mixin):
                 side=side,
                 unit=lead.id,
                 hex_to=a.hex,
-                detail=f"fires at {a.hex}"
-                + (f" with {len(a.units) - 1} supporting" if len(a.units) > 1 else ""),
+                detail=self.attack_words(a),
             )
         enemy = self.other(side)
         in_hex = [u for u in st.units_at(a.hex) if not u.destroyed]
@@ -374,13 +390,16 @@ class Combat(Mixin):
         if sniper_hidden and not lead.destroyed:
             self.detection_check(ctx, lead)
 
-    def _attack(
-        self, ctx: RuleContext, side: str, a: Fire, lead: Unit, t: Unit
-    ) -> None:
+    def _attack(self, ctx: RuleContext, side: str, a: Any, lead: Unit, t: Unit) -> None:
         st = ctx.state
         self.reveal_marker(ctx, t, "fired_at")
         fm = self.fire_math(
-            st, lead, t, supporters=self._supporters_for(st, a, t), tgt_hex=a.hex
+            st,
+            lead,
+            t,
+            supporters=self._supporters_for(st, a, t),
+            tgt_hex=a.hex,
+            **self.attack_kwargs(a),
         )
         if fm is None:
             ctx.emit(
@@ -409,12 +428,15 @@ class Combat(Mixin):
         self._land(ctx, side, t, result, fm.fp + sum(dice) + caps, fm.dv)
 
     def _attack_hidden(
-        self, ctx: RuleContext, side: str, a: Fire, lead: Unit, hidden: list[Unit]
+        self, ctx: RuleContext, side: str, a: Any, lead: Unit, hidden: list[Unit]
     ) -> None:
-        """Fire at a hex that may hide enemies (seed 003 §10.0 #3)."""
+        """Fire at a hex that may hide enemies (seed 003 §10.0 #3; mortars,
+        artillery and flamethrowers, which hit the flank, against the lowest
+        flank DR, CoH 2e §10.03, §19.1)."""
         st = ctx.state
         he = bool(self.specs[lead.id].type.he)
-        key = "dr_flank" if he else "dr_front"
+        kw = self.attack_kwargs(a)
+        key = "dr_flank" if he or kw.get("flame") else "dr_front"
         dice = ctx.roll(
             2,
             kind="attack",
@@ -434,6 +456,7 @@ class Combat(Mixin):
             supporters=self._supporters_for(st, a, t),
             tgt_hex=a.hex,
             hidden_target=True,
+            **kw,
         )
         if fm is None:
             self._nothing_revealed(ctx, side, a.hex)

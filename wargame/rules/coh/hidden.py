@@ -47,7 +47,7 @@ class Hidden(Mixin):
         """The rulebook LOS between two hexes, smoke included (§6.0, §13)."""
         smoke = state.vars.get("smoke")
         if smoke:
-            return self.board.los(a, b, extra_obstacles=dict(smoke))
+            return self.board.smoke_los(a, b, self.smoke_levels(smoke))
         return self.board.los(a, b)
 
     def seen_by_enemy(self, state: GameState, hex_: str, side: str) -> bool:
@@ -285,6 +285,7 @@ class Hidden(Mixin):
         problem, cost = self.hide_problem(st, side, a)
         assert problem is None, problem
         self.pay(ctx, side, a.units, a.pay, cost, "hide")
+        self.lose_hasty(ctx, a.units, "hides")  # ASSUMPTION (fortifications.py)
         n = int(st.vars.get(f"hidden_count:{side}", 0))
         for uid in a.units:
             n += 1

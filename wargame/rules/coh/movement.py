@@ -55,6 +55,9 @@ class Movement(Mixin):
         if m is not None and (m.no_move or m.rally_only):
             return None, f"{u.name} is {m.name}: no move (CoH 2e §7.5)"
         base = int(ut.move_cost) + (int(m.move_ap) if m is not None else 0)
+        bar = self.obstacle_bar(state, uid, to)  # wire, road blocks, trenches (§18)
+        if bar is not None:
+            return None, bar
         frm = u.hex
         if frm is None:  # a reinforcement entering (§5.5)
             entry = tuple(u.attrs.get("entry", ()))
@@ -164,6 +167,10 @@ class Movement(Mixin):
             if any(x.side != u.side for x in state.units_at(h) if not x.hidden):
                 return f"bonus moves do not enter enemy hexes ({h}; §14.1)"
             allowed = self._bonus_allowed(at, h)
+            if not (self.board.road.get(at) and self.board.road.get(h)) and (
+                self.negates_open_bonus(state, h)
+            ):
+                allowed.discard("track")  # +2 smoke, trench, wire (§13, §18)
             pick = next((s for s in symbols if s in allowed), None)
             if pick is None:
                 kind = self.board.terrain[h].replace("_", " ")
@@ -308,7 +315,11 @@ class Movement(Mixin):
         assert problem is None, problem
         if not a.hidden:
             self.reveal_actors(ctx, a.units, "moves in the open")
-        self.pay(ctx, side, a.units, a.pay, cost, "move")
+        paid = self.obstacle_roll(ctx, side, a, cost)  # wire, road blocks (§18.3)
+        if paid is None:
+            return
+        self.pay(ctx, side, a.units, a.pay, paid, "move")
+        self.lose_hasty(ctx, a.units, "moves")
         dests = a.to if len(a.to) == len(a.units) else a.to * len(a.units)
         for uid, to in zip(a.units, dests, strict=True):
             u = st.units[uid]
@@ -353,6 +364,7 @@ class Movement(Mixin):
                         ),
                     )
                 self.after_move(ctx, uid)
+                self.on_enter(ctx, uid, h)  # trenches, wire, mines (§18)
                 if st.units[uid].destroyed or self.enemy_in(st, h, side):
                     break
 
@@ -377,3 +389,4 @@ class Movement(Mixin):
                 result=str(a.facing),
                 changes=unit_change(uid, facing=a.facing),
             )
+        self.after_pivot(ctx, a.units)  # hasty defences, mines (§18)

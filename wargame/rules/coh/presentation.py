@@ -13,13 +13,17 @@ from wargame.engine.present import Panel, PanelItem, PanelSection, Reach, UnitLo
 from ._core import Mixin, status_of
 from .actions import (
     Fire,
+    Flame,
+    HastyDefence,
     Hide,
+    IndirectFire,
     InitiativeBid,
     Move,
     Pass,
     Pivot,
     PlayCard,
     Rally,
+    SmokeFire,
     Spend,
     Stall,
 )
@@ -163,6 +167,20 @@ class Presentation(Mixin):
             )
             caps = f" +{action.caps} CAP" if action.caps else ""
             return f"{names(action.units[:1])} fires at {action.hex}{group}{caps}{pay}"
+        if isinstance(action, IndirectFire):
+            via = f" spotted from {action.spotter}" if action.spotter else ""
+            caps = f" +{action.caps} CAP" if action.caps else ""
+            who = names(action.units)
+            return f"{who} fires indirectly at {action.hex}{via}{caps}{pay}"
+        if isinstance(action, SmokeFire):
+            via = f" spotted from {action.spotter}" if action.spotter else ""
+            return f"{names(action.units)} fires smoke at {action.hex}{via}{pay}"
+        if isinstance(action, Flame):
+            caps = f" +{action.caps} CAP" if action.caps else ""
+            who = names(action.units)
+            return f"{who} fires its flamethrower at {action.hex}{caps}{pay}"
+        if isinstance(action, HastyDefence):
+            return f"{names(action.units)} prepares a hasty defence{pay}"
         if isinstance(action, Rally):
             return f"{names(action.units)} tries to rally{pay}"
         if isinstance(action, Hide):

@@ -38,22 +38,29 @@ from .actions import (
     ACTION_TYPES,
     PAY_MODES,
     Fire,
+    Flame,
+    HastyDefence,
     Hide,
+    IndirectFire,
     InitiativeBid,
     Move,
     Pass,
     Pivot,
     PlayCard,
     Rally,
+    SmokeFire,
     Spend,
     Stall,
 )
 from .activation import Activation
 from .deck import Cards
 from .fire import Combat
+from .fortifications import Fortifications
 from .hidden import Hidden
+from .mortars import Mortars
 from .movement import Movement
 from .odds_cli import OddsCommand
+from .pioneers import Pioneers
 from .presentation import Presentation
 from .sequence import RoundSequence
 from .setup import Setup
@@ -69,6 +76,9 @@ class CohRuleset(
     Activation,
     Movement,
     Combat,
+    Mortars,
+    Pioneers,
+    Fortifications,
     Hidden,
     Cards,
     Smoke,
@@ -95,9 +105,22 @@ class CohRuleset(
     default_policy: ClassVar[str] = "random"
     odds_command: ClassVar[bool] = True
     scenario_keys: ClassVar[Mapping[str, frozenset[str]]] = {
-        "scenario": frozenset({"objectives", "reinforcements", "victory", "rules"}),
+        "scenario": frozenset(
+            {"objectives", "reinforcements", "victory", "rules", "fortifications"}
+        ),
         "sides": Setup.SIDE_KEYS,
-        "units": frozenset({"hex", "lonlat", "place", "facing", "hidden"}),
+        "units": frozenset(
+            {
+                "hex",
+                "lonlat",
+                "place",
+                "facing",
+                "hidden",
+                "hasty",
+                "smoke",
+                "flamethrower",
+            }
+        ),
         "rules": frozenset(
             {"level_height_m", "first_initiative", "cards", "stall_reveals"}
         ),
@@ -181,6 +204,10 @@ class CohRuleset(
             Fire: self.fire_problem,
             Rally: self.rally_problem,
             Hide: self.hide_problem,
+            IndirectFire: self.indirect_problem,
+            SmokeFire: self.smoke_problem,
+            Flame: self.flame_problem,
+            HastyDefence: self.hasty_problem,
         }
         fn = checks.get(type(action))
         if fn is None:
@@ -216,6 +243,10 @@ class CohRuleset(
         out += self.fire_options(state, side)
         out += self.rally_options(state, side)
         out += self.hide_options(state, side, self.pays)
+        out += self.indirect_options(state, side)  # §12 (mortars.py)
+        out += self.smoke_options(state, side)  # §13
+        out += self.flame_options(state, side)  # §19 (pioneers.py)
+        out += self.hasty_options(state, side)  # §18 (fortifications.py)
         return out
 
     def fire_options(self, state: GameState, side: str) -> list[Action]:
@@ -339,8 +370,12 @@ class CohRuleset(
             self.do_move(ctx, side, action)
         elif isinstance(action, Pivot):
             self.do_pivot(ctx, side, action)
-        elif isinstance(action, Fire):
+        elif isinstance(action, Fire | IndirectFire | Flame):
             self.do_fire(ctx, side, action)
+        elif isinstance(action, SmokeFire):
+            self.do_smoke(ctx, side, action)
+        elif isinstance(action, HastyDefence):
+            self.do_hasty(ctx, side, action)
         elif isinstance(action, Rally):
             self.do_rally(ctx, side, action)
         elif isinstance(action, Hide):

@@ -162,6 +162,7 @@ class Setup(Mixin):
         self.kill_vp = int(kill)
         self.specs = {}
         problems += self._read_units(side_facing)
+        problems += self._read_fortifications()  # CoH 2e §18 (fortifications.py)
         problems += self._read_objectives()
         problems += self._read_cards(rules)
         if problems:
@@ -369,6 +370,7 @@ class Setup(Mixin):
             del oid
         st.vars["passes"] = 0
         st.vars["turn_no"] = 0
+        self._init_forts(st)
         return st
 
     def can_stand(self, label: str, ut: UnitType) -> bool:
