@@ -32,6 +32,7 @@ __all__ = [
     "Fire",
     "Hide",
     "InitiativeBid",
+    "Load",
     "Move",
     "Pass",
     "Pivot",
@@ -39,6 +40,7 @@ __all__ = [
     "Rally",
     "Spend",
     "Stall",
+    "Unload",
 ]
 
 #: How an action is paid (module docstring).
@@ -117,6 +119,31 @@ class Hide(Action):
 
 
 @dataclass(frozen=True)
+class Load(Action):
+    """Units mount a vehicle in their hex (CoH 2e §17.0): ``units[0]`` is the
+    vehicle, the others get on (one foot unit or one gun; a German Rifle and
+    an LMG together) or, an immobilised or stunned vehicle, are taken in tow
+    (§14.5).  A group action costing the loading units' open-ground move cost.
+    """
+
+    type = "load"
+    units: tuple[str, ...]
+    pay: str = "ap"
+
+
+@dataclass(frozen=True)
+class Unload(Action):
+    """Units get off their vehicle ``units[0]`` into its hex (CoH 2e §17.0): a
+    group action costing their open-ground move cost.  ``facing``: the hexside
+    they face (``None``: the vehicle's)."""
+
+    type = "unload"
+    units: tuple[str, ...]
+    pay: str = "ap"
+    facing: int | None = None
+
+
+@dataclass(frozen=True)
 class Stall(Action):
     """Spend 1 AP (or 1 CAP with ``pay="command"``) and do nothing (§2.2)."""
 
@@ -174,5 +201,7 @@ ACTION_TYPES: dict[str, type[Action]] = {
         Spend,
         InitiativeBid,
         PlayCard,
+        Load,
+        Unload,
     )
 }

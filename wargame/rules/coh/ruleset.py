@@ -40,6 +40,7 @@ from .actions import (
     Fire,
     Hide,
     InitiativeBid,
+    Load,
     Move,
     Pass,
     Pivot,
@@ -47,6 +48,7 @@ from .actions import (
     Rally,
     Spend,
     Stall,
+    Unload,
 )
 from .activation import Activation
 from .deck import Cards
@@ -58,6 +60,8 @@ from .presentation import Presentation
 from .sequence import RoundSequence
 from .setup import Setup
 from .smoke import Smoke
+from .transport import Transport
+from .vehicles import Vehicles
 
 __all__ = ["CohRuleset"]
 
@@ -69,6 +73,8 @@ class CohRuleset(
     Activation,
     Movement,
     Combat,
+    Vehicles,
+    Transport,
     Hidden,
     Cards,
     Smoke,
@@ -181,6 +187,8 @@ class CohRuleset(
             Fire: self.fire_problem,
             Rally: self.rally_problem,
             Hide: self.hide_problem,
+            Load: self.load_problem,
+            Unload: self.unload_problem,
         }
         fn = checks.get(type(action))
         if fn is None:
@@ -190,6 +198,9 @@ class CohRuleset(
         problem, cost = fn(state, side, action)  # type: ignore[operator]
         if problem is not None:
             return str(problem)
+        problem = self.vehicle_action_problem(state, action)  # §14.5, §17.0
+        if problem is not None:
+            return problem
         units = tuple(getattr(action, "units", ()))
         return self.pay_problem(state, side, units, str(pay), int(cost))
 
@@ -216,7 +227,8 @@ class CohRuleset(
         out += self.fire_options(state, side)
         out += self.rally_options(state, side)
         out += self.hide_options(state, side, self.pays)
-        return out
+        out += self.transport_options(state, side, self.pays)
+        return [a for a in out if self.vehicle_action_problem(state, a) is None]
 
     def fire_options(self, state: GameState, side: str) -> list[Action]:
         """Each unit at each hex it may fire at, alone and with every supporter."""
@@ -337,6 +349,9 @@ class CohRuleset(
             self.do_rally(ctx, side, action)
         elif isinstance(action, Hide):
             self.do_hide(ctx, side, action)
+        elif isinstance(action, Load | Unload):
+            self.do_transport(ctx, side, action)
+        self.settle_cargo(ctx)  # units of destroyed vehicles (§17.1)
         self.check_annihilation(ctx)
         if not st.vars.get("over"):
             self.next_turn(ctx, side)
