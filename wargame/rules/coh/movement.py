@@ -159,6 +159,8 @@ class Movement(Mixin):
         mine = [u for u in state.units.values() if u.side == side and not u.destroyed]
         stacks: dict[str, list[str]] = {}
         for u in mine:
+            if u.attrs.get("carried_by"):
+                continue  # it moves with its vehicle (§17.0)
             if u.hex is None:
                 if int(u.attrs.get("arrives", 1)) <= state.turn:
                     for h in u.attrs.get("entry", ()):
@@ -170,20 +172,36 @@ class Movement(Mixin):
                     out += self._paid(state, side, pays, (u.id,), (to,), hidden=True)
                     continue
                 out += self._paid(state, side, pays, (u.id,), (to,))
-                for then in self.bonus_paths(state, u, to):
-                    out += self._paid(state, side, pays, (u.id,), (to,), then=then)
+                out += self._bonus_moves(state, side, pays, u, to)
         for h, ids in sorted(stacks.items()):
-            ids = [
-                i
-                for i in ids
-                if not state.units[i].hidden
-                and not state.units[i].attrs.get("carried_by")  # §17.0
-            ]
+            ids = [i for i in ids if not state.units[i].hidden]
             if len(ids) < 2:
                 continue
             for to in self.board.neighbors(h):
                 out += self._paid(state, side, pays, tuple(sorted(ids)), (to,))
         return out
+
+    def _bonus_moves(
+        self, state: GameState, side: str, pays: Any, u: Unit, to: str
+    ) -> list[Move]:
+        """The move into ``to`` with each run of bonus moves (§14.1); the paths
+        are legal by construction, only their cost is added."""
+        paths = self.bonus_paths(state, u, to)
+        if not paths:
+            return []
+        problem, cost = self.move_problem(state, side, Move((u.id,), (to,)))
+        if problem is not None:
+            return []
+        modes = pays(state, side, (u.id,))
+        return [
+            Move((u.id,), (to,), pay, None, False, then)
+            for then in paths
+            for pay in modes
+            if self.pay_problem(
+                state, side, (u.id,), pay, cost + self.bonus_cost(u, to, then)
+            )
+            is None
+        ]
 
     def _paid(
         self,

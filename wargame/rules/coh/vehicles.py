@@ -165,6 +165,56 @@ class Vehicles(Mixin):
             for r in self.cargo(state, vid)
         )
 
+    def _bonus_start(self, state: GameState, u: Unit, first: str) -> str | None:
+        """Why the paid move into ``first`` gives ``u`` no bonus moves."""
+        symbols = set(self.specs[u.id].type.bonus_moves)
+        if not symbols:
+            return f"{u.name} has no bonus moves (§14.1)"
+        if (
+            u.hex is not None
+            and u.facing is not None
+            and first not in self.board.front_hexes(u.hex, u.facing)
+        ):
+            return "no bonus moves after moving in reverse (§14.4)"
+        if not self.bonus_symbols(state, u, u.hex, first) & symbols:
+            kind = self.board.terrain[first].replace("_", " ")
+            return f"entering {first} ({kind}) gives {u.name} no bonus moves (§14.1)"
+        if self._tows_tracked(state, u.id):
+            return "a vehicle towing a tracked vehicle makes no bonus moves (§14.5)"
+        return None
+
+    def _bonus_step(
+        self,
+        state: GameState,
+        u: Unit,
+        prev: str | None,
+        at: str,
+        h: str,
+        symbols: Sequence[str],
+    ) -> tuple[str | None, str]:
+        """Why the bonus move from ``at`` (entered from ``prev``) into ``h`` is
+        not allowed, and the symbol it uses."""
+        b = self.board
+        if prev is not None:
+            ahead = b.front_hexes(at, b.direction(prev, at))
+            if h not in ahead:
+                if h not in b.neighbors(at):
+                    return f"bonus move to {h} is not next to {at} (§14.1)", ""
+                return f"bonus move to {h} is not ahead of {at} (§14.1, §14.4)", ""
+        elif h not in b.neighbors(at):
+            return f"bonus move to {h} is not next to {at} (§14.1)", ""
+        allowed = self.bonus_symbols(state, u, at, h)
+        # a wheel where both fit keeps the track for open ground
+        pick = next(
+            (x for x in ("wheel", "track") if x in allowed and x in symbols), ""
+        )
+        if not pick:
+            kind = b.terrain[h].replace("_", " ")
+            return f"no bonus move into {h} ({kind}; §14.1)", ""
+        if b.move_extra(at, h, self.specs[u.id].type.mobility) is None:
+            return f"{u.name} may not enter {h}", ""
+        return None, pick
+
     def bonus_problem(
         self, state: GameState, u: Unit, first: str, then: Sequence[str]
     ) -> str | None:
@@ -175,38 +225,18 @@ class Vehicles(Mixin):
             return f"{u.name} has {len(symbols)} bonus move(s) (§14.1)"
         if not then:
             return None
-        if (
-            u.hex is not None
-            and u.facing is not None
-            and first not in self.board.front_hexes(u.hex, u.facing)
-        ):
-            return "no bonus moves after moving in reverse (§14.4)"
-        if not self.bonus_symbols(state, u, u.hex, first) & set(symbols):
-            kind = self.board.terrain[first].replace("_", " ")
-            return f"entering {first} ({kind}) gives {u.name} no bonus moves (§14.1)"
-        if self._tows_tracked(state, u.id):
-            return "a vehicle towing a tracked vehicle makes no bonus moves (§14.5)"
+        why = self._bonus_start(state, u, first)
+        if why:
+            return why
         prev, at = u.hex, first
         seen = {u.hex, first}
         for h in then:
-            if h not in self.board.neighbors(at):
-                return f"bonus move to {h} is not next to {at} (§14.1)"
             if h in seen:
                 return f"bonus moves do not go back to {h}"
-            if prev is not None:
-                ahead = self.board.front_hexes(at, self.board.direction(prev, at))
-                if h not in ahead:
-                    return f"bonus move to {h} is not ahead of {at} (§14.1, §14.4)"
-            allowed = self.bonus_symbols(state, u, at, h)
-            pick = next(
-                (s for s in ("wheel", "track") if s in allowed and s in symbols), None
-            )
-            if pick is None:
-                kind = self.board.terrain[h].replace("_", " ")
-                return f"no bonus move into {h} ({kind}; §14.1)"
-            symbols.remove(pick)  # a wheel where both fit keeps the track
-            if self.board.move_extra(at, h, self.specs[u.id].type.mobility) is None:
-                return f"{u.name} may not enter {h}"
+            why, pick = self._bonus_step(state, u, prev, at, h, symbols)
+            if why:
+                return why
+            symbols.remove(pick)
             prev, at = at, h
             seen.add(h)
         return None
@@ -224,28 +254,32 @@ class Vehicles(Mixin):
         self, state: GameState, u: Unit, first: str
     ) -> list[tuple[str, ...]]:
         """Every legal run of bonus moves after the paid move into ``first``."""
-        n = len(self.specs[u.id].type.bonus_moves)
-        if not n or self.bonus_problem(state, u, first, ()) is not None:
+        if self._bonus_start(state, u, first) is not None:
             return []
         out: list[tuple[str, ...]] = []
-        frontier: list[tuple[str, ...]] = [()]
-        for _ in range(n):
-            nxt = []
-            for path in frontier:
-                at = path[-1] if path else first
-                prev = path[-2] if len(path) > 1 else (first if path else u.hex)
-                cands = (
-                    self.board.front_hexes(at, self.board.direction(prev, at))
-                    if prev is not None
-                    else self.board.neighbors(at)
-                )
-                for h in cands:
-                    cand = (*path, h)
-                    if self.bonus_problem(state, u, first, cand) is None:
-                        nxt.append(cand)
-            out += nxt
-            frontier = nxt
-        return out
+
+        def grow(path: tuple[str, ...], left: list[str]) -> None:
+            at = path[-1] if path else first
+            prev = path[-2] if len(path) > 1 else (first if path else u.hex)
+            b = self.board
+            cands = (
+                b.front_hexes(at, b.direction(prev, at))
+                if prev is not None
+                else b.neighbors(at)
+            )
+            for h in cands:
+                if h == u.hex or h == first or h in path:
+                    continue
+                why, pick = self._bonus_step(state, u, prev, at, h, left)
+                if why is None:
+                    out.append((*path, h))
+                    if len(left) > 1:
+                        rest = list(left)
+                        rest.remove(pick)
+                        grow((*path, h), rest)
+
+        grow((), list(self.specs[u.id].type.bonus_moves))
+        return sorted(out, key=lambda p: (len(p), p))
 
     # -- immobilisation (§14.5) ---------------------------------------------- #
     def immobilisation_roll(self, ctx: RuleContext, uid: str, frm: str | None) -> bool:
