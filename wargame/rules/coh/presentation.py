@@ -173,9 +173,9 @@ class Presentation(Mixin):
             return f"{names(action.units)} tries to rally{pay}"
         if isinstance(action, Hide):
             return f"{names(action.units)} hides at {action.to}{pay}"
-        if isinstance(action, Load | Unload):
-            verb = "gets on" if isinstance(action, Load) else "gets off"
-            return f"{names(action.units[1:])} {verb} {names(action.units[:1])}{pay}"
+        if isinstance(action, Load | Unload):  # §17.0
+            verb = "loads" if isinstance(action, Load) else "unloads"
+            return f"{names(action.units[:1])} {verb} {names(action.units[1:])}{pay}"
         if isinstance(action, Stall):
             return "stall (1 CAP)" if action.pay == "command" else "stall (1 AP)"
         if isinstance(action, Pass):
