@@ -568,6 +568,16 @@ def test_the_tank_scenario_validates_and_starts_its_riders_on_board() -> None:
     assert g.state.units["de-lmg"].hex == g.state.units["de-251"].hex
     b = coh(g).board
     assert b.level["M11"] == max(b.level.values())  # the crest is the objective
+    # the half-track and its squad move as a group: the squad shares the pool
+    move = next(
+        a
+        for a in g.legal_actions()
+        if isinstance(a, Move) and a.units == ("de-251",) and a.pay == "ap"
+    )
+    g.apply(move)
+    status = {u: g.state.units[u].attrs["status"] for u in ("de-251", "de-lmg")}
+    assert status == {"de-251": "active", "de-lmg": "active"}
+    assert g.state.units["de-lmg"].hex == g.state.units["de-251"].hex
 
 
 @pytest.mark.parametrize("policy", ["random", "doctrine"])

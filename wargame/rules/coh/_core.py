@@ -184,6 +184,7 @@ class Mixin:
     is_vehicle: Any
     cargo: Any
     cargo_changes: Any
+    with_riders: Any
     bonus_problem: Any
     bonus_paths: Any
     bonus_cost: Any

@@ -275,7 +275,7 @@ class Movement(Mixin):
         assert problem is None, problem
         if not a.hidden:
             self.reveal_actors(ctx, a.units, "moves in the open")
-        self.pay(ctx, side, a.units, a.pay, cost, "move")
+        self.pay(ctx, side, self.with_riders(st, a.units), a.pay, cost, "move")
         dests = a.to if len(a.to) == len(a.units) else a.to * len(a.units)
         known = {  # enemy hexes a vehicle may drive through (§14.3)
             x.hex

@@ -11,8 +11,9 @@
   Unloaded units face the way their owner chooses (default: the vehicle's).
 * Transported units (attr ``carried_by``, the vehicle's id; always in its hex)
   move and face with the vehicle, which pays its own move cost with all its
-  bonus moves (:mod:`.movement`); they may not fire, pivot, hide or move on
-  their own (:meth:`Vehicles.vehicle_action_problem`).
+  bonus moves (:mod:`.movement`), as a group: riders not yet spent take part
+  in the move's payment (:meth:`Vehicles.with_riders`); they may not fire,
+  pivot, hide or move on their own (:meth:`Vehicles.vehicle_action_problem`).
 * Fire at the vehicle's hex rolls against each unit in it: transported units at
   their flank DR with the hex's DM, and +2 DM on an APC (§16.1, §17.1).  Units
   of a destroyed vehicle are set down in its hex facing its way (§17.1), once
@@ -25,6 +26,8 @@
 * A firefight may set riders up on their vehicles: ``carried_by`` (the
   vehicle's id) instead of a position; riders of a reinforcement vehicle enter
   with it.
+* ASSUMPTION: riders are ground units of their hex for control (§2.5.2): a
+  truck carrying a squad claims what the squad would.
 
 Examples:
     >>> from wargame.engine import Game
@@ -67,6 +70,7 @@ def capacity_problem(carrier: Any, loads: Sequence[Any]) -> str | None:
         return f"{carrier.name} does not transport units (§17.0)"
     towed = [t for t in loads if t.kind == "vehicle"]
     if towed:
+        # ASSUMPTION: a vehicle in tow is the towing vehicle's one load.
         if len(loads) > 1:
             return "a vehicle in tow is the whole load (§14.5, §17.0)"
         if towed[0].mobility == "tracked" and carrier.mobility != "tracked":
@@ -132,7 +136,9 @@ class Transport(Mixin):
         return base + (int(m.move_ap) if m is not None else 0)
 
     def towable(self, u: Unit) -> bool:
-        """An immobilised or stunned vehicle may be towed (§14.5)."""
+        """An immobilised or stunned vehicle may be towed (§14.5).
+
+        ASSUMPTION: only those: the rule names no other vehicle in tow."""
         if not self.is_vehicle(u.id):
             return False
         m = self.marker(u)
@@ -153,6 +159,7 @@ class Transport(Mixin):
         if not self.is_vehicle(v.id) or not self.specs[v.id].type.can_transport:
             return f"{v.name} is not a vehicle that transports (§17.0)", None, []
         m = self.marker(v)
+        # ASSUMPTION: a Stunned vehicle takes no part in a group action (§15.2).
         if m is not None and m.rally_only:
             return (
                 f"{v.name} is {m.name}: it takes no action but rally (§15.2)",
@@ -301,6 +308,8 @@ class Transport(Mixin):
         self, ctx: RuleContext, r: Unit, v: Unit, facing: int | None, why: str
     ) -> None:
         ch = unit_change(r.id, carried_by=None, facing=facing)
+        # ASSUMPTION: "towed out of the immobilising terrain" = unhooked in a
+        # hex without "!"; a hit marker's immobilisation stays (§14.5).
         if (
             r.attrs.get("immobilised") == "terrain"
             and v.hex is not None

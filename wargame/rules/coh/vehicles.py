@@ -41,7 +41,7 @@ from typing import Any
 
 from wargame.engine import Action, GameState, RuleContext, Unit, unit_change
 
-from ._core import Mixin
+from ._core import Mixin, status_of
 from .actions import Hide, Move, Pivot
 
 __all__ = ["IMMOBILISATION_SAFE", "Vehicles"]
@@ -83,9 +83,24 @@ class Vehicles(Mixin):
                 out += unit_change(r.id, arrives=None, entry=None)
         return out
 
+    def with_riders(self, state: GameState, units: Sequence[str]) -> tuple[str, ...]:
+        """The units of a move and the riders that share it: a vehicle and its
+        transported units move as a group (§17.0; fig. 28: both are spent
+        after the APC's last move).  ASSUMPTION: spent riders ride along as
+        passengers, without taking part in the action."""
+        out = list(units)
+        for uid in units:
+            for r in self.cargo(state, uid):
+                if status_of(r) != "spent" and r.id not in out:
+                    out.append(r.id)
+        return tuple(out)
+
     def vehicle_action_problem(self, state: GameState, action: Action) -> str | None:
         """Why transported or immobilised units may not take ``action`` (a move,
-        pivot or hide of their own; ``None``: nothing against it)."""
+        pivot or hide of their own; ``None``: nothing against it).
+
+        ASSUMPTION: riders neither pivot nor hide on their own: they face the
+        way their vehicle faces (§17.0) until they unload."""
         if not isinstance(action, Move | Pivot | Hide):
             return None
         for uid in action.units:
@@ -138,8 +153,8 @@ class Vehicles(Mixin):
         """Bonus-move symbols that the terrain of ``to``, entered from ``frm``,
         lists for unit ``u`` (§14.1, §14.2, §13).
 
-        ASSUMPTION: +2 smoke, which "negates open terrain bonus movement" in
-        its hex (§13), negates road bonus moves into it too."""
+        ASSUMPTION: +2 smoke cancels the open-ground bonus moves of its hex
+        (§13); here it cancels the road bonus moves into it as well."""
         if self._smoke_at(state, to) >= 2:
             return set()
         out = self._terrain_symbols(to)
