@@ -279,36 +279,25 @@ class CohRuleset(
                     if h in suspect
                 ]
             for h in sorted(set(cands)):
-                # the problem does not depend on the payment (no CAPs added)
-                problem, cost = self.fire_problem(state, side, Fire((lead.id,), h))
-                if problem is not None:
-                    continue
-                helpers: list[Any] | None = None
-                groups: dict[tuple[str, ...], tuple[str | None, int]] = {}
                 for pay in self.pays(state, side, (lead.id,)):
                     a = Fire((lead.id,), h, pay)
-                    if self.pay_problem(state, side, a.units, pay, cost):
+                    problem, cost = self.fire_problem(state, side, a)
+                    if problem is not None or self.pay_problem(
+                        state, side, a.units, pay, cost
+                    ):
                         continue
                     out.append(a)
-                    if helpers is None:
-                        helpers = [
-                            s
-                            for s in mine
-                            if s.id != lead.id
-                            and s.hex is not None
-                            and self._support_problem(state, lead, s, h) is None
-                        ]
                     sup = tuple(
-                        s.id for s in helpers if pay in self.pays(state, side, (s.id,))
+                        s.id
+                        for s in mine
+                        if s.id != lead.id
+                        and s.hex is not None
+                        and pay in self.pays(state, side, (s.id,))
+                        and self._support_problem(state, lead, s, h) is None
                     )
                     if sup:
                         g = Fire((lead.id, *sup), h, pay)
-                        if sup not in groups:
-                            groups[sup] = self.fire_problem(state, side, g)
-                        g_problem, g_cost = groups[sup]
-                        if g_problem is None and not self.pay_problem(
-                            state, side, g.units, pay, g_cost
-                        ):
+                        if self.why_not(state, g) is None:
                             out.append(g)
         return out
 
