@@ -9,7 +9,9 @@ State layout (plain data, see :mod:`wargame.engine.state`):
   hit marker), ``marker`` (public: the marker's kind once turned face up),
   ``arrives`` (the round a reinforcement may enter, §5.5), ``entry`` (its
   entry hexes), ``hasty`` (a hasty defence marker, §18), ``cc_turn`` (the turn
-  number of the unit's last close-combat attack, §7.7.3);
+  number of the unit's last close-combat attack, §7.7.3), ``carried_by`` (the
+  vehicle a unit rides on or is towed by, §17.0), ``immobilised`` (a vehicle
+  stuck in "!" terrain, §14.5);
 * :attr:`Unit.hidden` and a secret position for hidden units (seed 003 §10.0);
 * pools ``ap:<side>`` (the one 7 AP activation pool, seed 003 §9.0) and
   ``caps:<side>`` (command action points, §3.2);
@@ -89,6 +91,9 @@ EVENT_KINDS = (
     "mine",
     "round_end",
     "game_end",
+    "immobilisation",
+    "load",
+    "unload",
 )
 
 
@@ -205,3 +210,17 @@ class Mixin:
     after_pivot: Any
     _read_fortifications: Any
     _init_forts: Any
+    # vehicles and transport (.vehicles, .transport)
+    riders: dict[str, str]
+    read_riders: Any
+    is_vehicle: Any
+    cargo: Any
+    cargo_changes: Any
+    with_riders: Any
+    bonus_problem: Any
+    bonus_paths: Any
+    bonus_cost: Any
+    immobilisation_roll: Any
+    rider_problem: Any
+    shot_colour: Any
+    transport_dms: Any

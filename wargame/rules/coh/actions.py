@@ -35,6 +35,7 @@ __all__ = [
     "Hide",
     "IndirectFire",
     "InitiativeBid",
+    "Load",
     "Move",
     "Pass",
     "Pivot",
@@ -43,6 +44,7 @@ __all__ = [
     "SmokeFire",
     "Spend",
     "Stall",
+    "Unload",
 ]
 
 #: How an action is paid (module docstring).
@@ -170,6 +172,31 @@ class Hide(Action):
 
 
 @dataclass(frozen=True)
+class Load(Action):
+    """Units mount a vehicle in their hex (CoH 2e §17.0): ``units[0]`` is the
+    vehicle, the others get on (one foot unit or one gun; a German Rifle and
+    an LMG together) or, an immobilised or stunned vehicle, are taken in tow
+    (§14.5).  A group action costing the loading units' open-ground move cost.
+    """
+
+    type = "load"
+    units: tuple[str, ...]
+    pay: str = "ap"
+
+
+@dataclass(frozen=True)
+class Unload(Action):
+    """Units get off their vehicle ``units[0]`` into its hex (CoH 2e §17.0): a
+    group action costing their open-ground move cost.  ``facing``: the hexside
+    they face (``None``: the vehicle's)."""
+
+    type = "unload"
+    units: tuple[str, ...]
+    pay: str = "ap"
+    facing: int | None = None
+
+
+@dataclass(frozen=True)
 class Stall(Action):
     """Spend 1 AP (or 1 CAP with ``pay="command"``) and do nothing (§2.2)."""
 
@@ -231,5 +258,7 @@ ACTION_TYPES: dict[str, type[Action]] = {
         SmokeFire,
         Flame,
         HastyDefence,
+        Load,
+        Unload,
     )
 }

@@ -104,18 +104,20 @@ class Combat(Mixin):
             return fm
         sniper = self.is_sniper(leader.id)
         he = bool(ut.he)
-        flank = cc or he or sniper
+        # transported units are always hit at the flank (§17.1)
+        flank = cc or he or sniper or bool(target.attrs.get("carried_by"))
         if not flank and not hidden_target and target.facing is not None:
             flank = not self.board.in_arc(to, target.facing, frm)
-        blue = tt.dr_colour(flank) == "blue"
-        if tt.open_topped and (he or (cc and ut.kind == "foot")):
-            blue = False  # open-topped: red DR against HE and foot CC (§15.5)
+        colour = self.shot_colour(ut, tt, flank=flank, he=he, cc=cc)  # §15.1, §15.5
+        blue = colour == "blue"
         base = ut.fp_blue if blue else ut.fp_red
         if base is None:
             return None
         fp = int(base)
-        terms = [f"{'blue' if blue else 'red'} FP {base}"]
+        terms = [f"{colour} FP {base}"]
         m = self.marker(leader)
+        if m is not None and m.gun_damaged == colour:
+            return None  # Gun Damaged: that colour cannot attack (§15.2)
         if m is not None:
             mod = m.fp_mod("blue" if blue else "red")
             if mod:
@@ -161,6 +163,9 @@ class Combat(Mixin):
         for add, why in self.extra_dms(state, target, eye, to):
             dv += add
             dvt.append(why)
+        for mod, why in self.transport_dms(state, target, to):  # §15.6, §16.1
+            dv += mod
+            dvt.append(why)
         return FireMath(fp, dv, flank, tuple(terms), tuple(dvt))
 
     def is_sniper(self, uid: str) -> bool:
@@ -194,6 +199,9 @@ class Combat(Mixin):
         ut = self.specs[lead.id].type
         if ut.fire_cost is None:
             return f"{lead.name} cannot attack (CoH 2e §16.0)", 0
+        rides = self.rider_problem(lead)  # §17.0
+        if rides:
+            return str(rides), 0
         m = self.marker(lead)
         if m is not None and (m.no_fire or m.rally_only):
             return f"{lead.name} is {m.name}: it may not fire (§7.5)", 0
@@ -275,6 +283,9 @@ class Combat(Mixin):
     ) -> str | None:
         assert lead.hex is not None and s.hex is not None
         st_ = self.specs[s.id].type
+        rides = self.rider_problem(s)  # §17.0
+        if rides:
+            return str(rides)
         d_lead = self.board.distance(lead.hex, s.hex)
         if d_lead > 1:
             return (
@@ -372,6 +383,9 @@ class Combat(Mixin):
         if sniper_hidden or self.is_sniper(lead.id):
             # Snipers never hit their own units in close combat (seed 003 §10.3).
             shown = [u for u in shown if u.side != side]
+        # Vehicles last: the rolls are simultaneous, so cargo keeps the APC's
+        # +2 and foot units their vehicle cover (§15.6, §16.1).
+        shown.sort(key=lambda u: self.is_vehicle(u.id))
         hidden = [u for u in in_hex if u.hidden and u.side == enemy]
         if caps_total := a.caps * max(1, len(shown)):
             have = self.caps(st, side)

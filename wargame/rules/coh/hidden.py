@@ -268,6 +268,8 @@ class Hidden(Mixin):
                 continue
             if not self.specs[u.id].type.unburdened or u.attrs.get("marked"):
                 continue
+            if u.attrs.get("carried_by"):
+                continue  # transported units do not hide (.vehicles)
             for to in [u.hex, *self.board.neighbors(u.hex)]:
                 for pay in pays(state, side, (u.id,)):
                     a = Hide((u.id,), to, pay)

@@ -8,8 +8,9 @@ hidden movement and close combat by entering an enemy hex.
   flank hexes is a backwards move, +1 AP, facing kept (§5.1-5.2).  Facing may
   change freely on entering a hex (§5.1); pivoting in place costs 1 AP (§5.3).
 * Vehicles move like foot units and may go on free into further hexes with
-  their bonus-move symbols, one hex per symbol, only into terrain that allows
-  that symbol (§14.1).
+  their bonus-move symbols (§14.1), carrying their riders (§17.0), and check
+  for immobilisation in "!" terrain (§14.5): the rules are in
+  :mod:`.vehicles` and :mod:`.transport`.
 * Units in the same or continuously adjacent hexes move as a group, each to its
   own hex, paying the highest cost of any one of them (seed 003 §9.11).
 * Reinforcements enter at their entry hexes from the round they arrive (§5.5).
@@ -144,9 +145,10 @@ class Movement(Mixin):
                 return why, 0
             worst = max(worst, cost)
         if a.then:
-            problem = self._bonus_problem(state, us[0], dests[0], a.then)
+            problem = self.bonus_problem(state, us[0], dests[0], a.then)
             if problem:
                 return problem, 0
+            worst += self.bonus_cost(us[0], dests[0], a.then)  # uphill (§14.2)
         return None, worst
 
     def group_ok(self, hexes: Sequence[str]) -> bool:
@@ -154,51 +156,14 @@ class Movement(Mixin):
 
         return contiguous(hexes, self.board.neighbors)
 
-    def _bonus_problem(
-        self, state: GameState, u: Unit, first: str, then: Sequence[str]
-    ) -> str | None:
-        symbols = list(self.specs[u.id].type.bonus_moves)
-        if len(then) > len(symbols):
-            return f"{u.name} has {len(symbols)} bonus move(s) (§14.1)"
-        at = first
-        for h in then:
-            if h not in self.board.neighbors(at):
-                return f"bonus move to {h} is not next to {at} (§14.1)"
-            if any(x.side != u.side for x in state.units_at(h) if not x.hidden):
-                return f"bonus moves do not enter enemy hexes ({h}; §14.1)"
-            allowed = self._bonus_allowed(at, h)
-            if not (self.board.road.get(at) and self.board.road.get(h)) and (
-                self.negates_open_bonus(state, h)
-            ):
-                allowed.discard("track")  # +2 smoke, trench, wire (§13, §18)
-            pick = next((s for s in symbols if s in allowed), None)
-            if pick is None:
-                kind = self.board.terrain[h].replace("_", " ")
-                return f"no bonus move into {h} ({kind}; §14.1)"
-            symbols.remove(pick)
-            if self.board.move_extra(at, h, self._mobility(u.id)) is None:
-                return f"{u.name} may not enter {h}"
-            at = h
-        return None
-
-    def _bonus_allowed(self, frm: str, to: str) -> set[str]:
-        """Bonus-move symbols that may be used to enter ``to`` (§14.1): a wheel
-        only along a road (road hex to road hex), a track into open ground or a
-        road; never uphill across a steep hexside."""
-        b = self.board
-        out = set()
-        if b.road.get(frm) and b.road.get(to):
-            out |= {"wheel", "track"}
-        if b.terrain[to] == "open":
-            out.add("track")
-        return out
-
     def move_options(self, state: GameState, side: str, pays: Any) -> list[Move]:
         """Single moves to each neighbour, stack moves, hidden moves, bonus moves."""
         out: list[Move] = []
         mine = [u for u in state.units.values() if u.side == side and not u.destroyed]
         stacks: dict[str, list[str]] = {}
         for u in mine:
+            if u.attrs.get("carried_by"):
+                continue  # it moves with its vehicle (§17.0)
             if u.hex is None:
                 if int(u.attrs.get("arrives", 1)) <= state.turn:
                     for h in u.attrs.get("entry", ()):
@@ -210,8 +175,7 @@ class Movement(Mixin):
                     out += self._paid(state, side, pays, (u.id,), (to,), hidden=True)
                     continue
                 out += self._paid(state, side, pays, (u.id,), (to,))
-                for then in self._bonus_paths(state, u, to):
-                    out += self._paid(state, side, pays, (u.id,), (to,), then=then)
+                out += self._bonus_moves(state, side, pays, u, to)
         for h, ids in sorted(stacks.items()):
             ids = [i for i in ids if not state.units[i].hidden]
             if len(ids) < 2:
@@ -220,28 +184,27 @@ class Movement(Mixin):
                 out += self._paid(state, side, pays, tuple(sorted(ids)), (to,))
         return out
 
-    def _bonus_paths(
-        self, state: GameState, u: Unit, first: str
-    ) -> list[tuple[str, ...]]:
-        symbols = self.specs[u.id].type.bonus_moves
-        if not symbols:
+    def _bonus_moves(
+        self, state: GameState, side: str, pays: Any, u: Unit, to: str
+    ) -> list[Move]:
+        """The move into ``to`` with each run of bonus moves (§14.1); the paths
+        are legal by construction, only their cost is added."""
+        paths = self.bonus_paths(state, u, to)
+        if not paths:
             return []
-        out: list[tuple[str, ...]] = []
-        frontier: list[tuple[str, ...]] = [()]
-        for _ in range(len(symbols)):
-            nxt = []
-            for path in frontier:
-                at = path[-1] if path else first
-                prev = (u.hex, first, *path)
-                for h in self.board.neighbors(at):
-                    if h in prev:
-                        continue
-                    cand = (*path, h)
-                    if self._bonus_problem(state, u, first, cand) is None:
-                        nxt.append(cand)
-            out += nxt
-            frontier = nxt
-        return out
+        problem, cost = self.move_problem(state, side, Move((u.id,), (to,)))
+        if problem is not None:
+            return []
+        modes = pays(state, side, (u.id,))
+        return [
+            Move((u.id,), (to,), pay, None, False, then)
+            for then in paths
+            for pay in modes
+            if self.pay_problem(
+                state, side, (u.id,), pay, cost + self.bonus_cost(u, to, then)
+            )
+            is None
+        ]
 
     def _paid(
         self,
@@ -254,16 +217,16 @@ class Movement(Mixin):
         hidden: bool = False,
         then: tuple[str, ...] = (),
     ) -> list[Move]:
-        out = []
-        for pay in pays(state, side, units):
-            a = Move(units, to, pay, None, hidden, then)
-            problem, cost = self.move_problem(state, side, a)
-            if (
-                problem is None
-                and self.pay_problem(state, side, units, pay, cost) is None
-            ):
-                out.append(a)
-        return out
+        problem, cost = self.move_problem(
+            state, side, Move(units, to, "ap", None, hidden, then)
+        )
+        if problem is not None:
+            return []
+        return [
+            Move(units, to, pay, None, hidden, then)
+            for pay in pays(state, side, units)
+            if self.pay_problem(state, side, units, pay, cost) is None
+        ]
 
     def pivot_problem(
         self, state: GameState, side: str, a: Pivot
@@ -318,9 +281,14 @@ class Movement(Mixin):
         paid = self.obstacle_roll(ctx, side, a, cost)  # wire, road blocks (§18.3)
         if paid is None:
             return
-        self.pay(ctx, side, a.units, a.pay, paid, "move")
+        self.pay(ctx, side, self.with_riders(st, a.units), a.pay, paid, "move")
         self.lose_hasty(ctx, a.units, "moves")
         dests = a.to if len(a.to) == len(a.units) else a.to * len(a.units)
+        known = {  # enemy hexes a vehicle may drive through (§14.3)
+            x.hex
+            for x in st.units.values()
+            if x.side != side and not x.hidden and not x.destroyed
+        }
         for uid, to in zip(a.units, dests, strict=True):
             u = st.units[uid]
             path = (to, *a.then)
@@ -361,11 +329,18 @@ class Movement(Mixin):
                             unit_change(uid, arrives=None, entry=None)
                             if frm is None
                             else ()
-                        ),
+                        )
+                        + self.cargo_changes(st, uid, position=h, facing=facing),
                     )
                 self.after_move(ctx, uid)
                 self.on_enter(ctx, uid, h)  # trenches, wire, mines (§18)
-                if st.units[uid].destroyed or self.enemy_in(st, h, side):
+                if st.units[uid].destroyed:
+                    break
+                if self.immobilisation_roll(ctx, uid, frm):  # §14.5
+                    break
+                if st.units[uid].destroyed or (
+                    self.enemy_in(st, h, side) and (h == path[-1] or h not in known)
+                ):
                     break
 
     def _entry_facing(self, u: Unit, h: str) -> int:
@@ -387,6 +362,7 @@ class Movement(Mixin):
                 side=side,
                 unit=uid,
                 result=str(a.facing),
-                changes=unit_change(uid, facing=a.facing),
+                changes=unit_change(uid, facing=a.facing)
+                + self.cargo_changes(ctx.state, uid, facing=a.facing),
             )
         self.after_pivot(ctx, a.units)  # hasty defences, mines (§18)

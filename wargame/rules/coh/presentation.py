@@ -18,6 +18,7 @@ from .actions import (
     Hide,
     IndirectFire,
     InitiativeBid,
+    Load,
     Move,
     Pass,
     Pivot,
@@ -26,6 +27,7 @@ from .actions import (
     SmokeFire,
     Spend,
     Stall,
+    Unload,
 )
 from .cards import cards_by_id
 
@@ -81,6 +83,10 @@ class Presentation(Mixin):
             markers.append(f"facing {unit.facing}")
         if unit.attrs.get("hasty"):
             markers.append("hasty defence")
+        if unit.attrs.get("carried_by"):
+            markers.append(f"on {unit.attrs['carried_by']}")  # §17.0
+        if unit.attrs.get("immobilised"):
+            markers.append("immobilised")  # §14.5
         return UnitLook(
             self._symbol(unit.id),
             None,
@@ -185,6 +191,9 @@ class Presentation(Mixin):
             return f"{names(action.units)} tries to rally{pay}"
         if isinstance(action, Hide):
             return f"{names(action.units)} hides at {action.to}{pay}"
+        if isinstance(action, Load | Unload):  # §17.0
+            verb = "loads" if isinstance(action, Load) else "unloads"
+            return f"{names(action.units[:1])} {verb} {names(action.units[1:])}{pay}"
         if isinstance(action, Stall):
             return "stall (1 CAP)" if action.pay == "command" else "stall (1 AP)"
         if isinstance(action, Pass):

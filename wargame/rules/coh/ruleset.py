@@ -43,6 +43,7 @@ from .actions import (
     Hide,
     IndirectFire,
     InitiativeBid,
+    Load,
     Move,
     Pass,
     Pivot,
@@ -51,6 +52,7 @@ from .actions import (
     SmokeFire,
     Spend,
     Stall,
+    Unload,
 )
 from .activation import Activation
 from .deck import Cards
@@ -65,6 +67,8 @@ from .presentation import Presentation
 from .sequence import RoundSequence
 from .setup import Setup
 from .smoke import Smoke
+from .transport import Transport
+from .vehicles import Vehicles
 
 __all__ = ["CohRuleset"]
 
@@ -79,6 +83,8 @@ class CohRuleset(
     Mortars,
     Pioneers,
     Fortifications,
+    Vehicles,
+    Transport,
     Hidden,
     Cards,
     Smoke,
@@ -208,6 +214,8 @@ class CohRuleset(
             SmokeFire: self.smoke_problem,
             Flame: self.flame_problem,
             HastyDefence: self.hasty_problem,
+            Load: self.load_problem,
+            Unload: self.unload_problem,
         }
         fn = checks.get(type(action))
         if fn is None:
@@ -217,6 +225,9 @@ class CohRuleset(
         problem, cost = fn(state, side, action)  # type: ignore[operator]
         if problem is not None:
             return str(problem)
+        problem = self.vehicle_action_problem(state, action)  # §14.5, §17.0
+        if problem is not None:
+            return problem
         units = tuple(getattr(action, "units", ()))
         return self.pay_problem(state, side, units, str(pay), int(cost))
 
@@ -247,7 +258,8 @@ class CohRuleset(
         out += self.smoke_options(state, side)  # §13
         out += self.flame_options(state, side)  # §19 (pioneers.py)
         out += self.hasty_options(state, side)  # §18 (fortifications.py)
-        return out
+        out += self.transport_options(state, side, self.pays)  # §17
+        return [a for a in out if self.vehicle_action_problem(state, a) is None]
 
     def fire_options(self, state: GameState, side: str) -> list[Action]:
         """Each unit at each hex it may fire at, alone and with every supporter."""
@@ -380,6 +392,9 @@ class CohRuleset(
             self.do_rally(ctx, side, action)
         elif isinstance(action, Hide):
             self.do_hide(ctx, side, action)
+        elif isinstance(action, Load | Unload):
+            self.do_transport(ctx, side, action)
+        self.settle_cargo(ctx)  # units of destroyed vehicles (§17.1)
         self.check_annihilation(ctx)
         if not st.vars.get("over"):
             self.next_turn(ctx, side)

@@ -12,7 +12,9 @@ Scenario keys this rule system adds (docs/rules/coh-2e.md):
   ``facing`` (default facing of the side's units, 0-5), ``cards`` (cards drawn
   at the start), ``cards_per_round``;
 * ``[[units]]``: ``hex``, ``facing`` (0-5: the hexside faced, an index of
-  :data:`wargame.geo.hexgrid.AXIAL_DIRECTIONS`), ``hidden`` (seed 003 §10.0);
+  :data:`wargame.geo.hexgrid.AXIAL_DIRECTIONS`), ``hidden`` (seed 003 §10.0),
+  ``carried_by`` (instead of a position: the vehicle of the side the unit
+  rides on, §17.0);
 * ``[rules]``: ``level_height_m`` (10-15 m per hill level, §11.0),
   ``first_initiative`` (who has the initiative in round 1), ``cards`` (the
   deck: every 2nd-edition card numbered at most this, seed 003 §8.1; 0 = none),
@@ -163,6 +165,7 @@ class Setup(Mixin):
         self.specs = {}
         problems += self._read_units(side_facing)
         problems += self._read_fortifications()  # CoH 2e §18 (fortifications.py)
+        problems += self.read_riders()  # riders on their vehicles (§17.0)
         problems += self._read_objectives()
         problems += self._read_cards(rules)
         if problems:
@@ -223,7 +226,8 @@ class Setup(Mixin):
                 problems.append(self._facing_problem(f"{where}.facing", f))
                 f = 0
             hex_: str | None = None
-            if uid not in arriving:
+            # a rider takes its vehicle's hex (engine rule; .transport)
+            if uid not in arriving and raw.get("carried_by") is None:
                 h, key, why = locate_hex(self.map, raw, default="hex")
                 if why is not None or h is None:
                     problems.append(s.problem(f"{where}.{key}", str(why)))
@@ -348,6 +352,8 @@ class Setup(Mixin):
             if sp.hex is None:
                 attrs["arrives"] = sp.arrives
                 attrs["entry"] = sp.entry
+            if sp.id in self.riders:
+                attrs["carried_by"] = self.riders[sp.id]
             st.units[sp.id] = Unit(
                 sp.id,
                 sp.name,
