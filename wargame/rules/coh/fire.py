@@ -86,9 +86,11 @@ class Combat(Mixin):
         at: str | None = None,
         tgt_hex: str | None = None,
         hidden_target: bool = False,
+        bonus_fp: int = 0,
     ) -> FireMath | None:
         """FP and DV of ``leader`` attacking ``target`` (``None``: no FP of the
-        colour the target needs, §7.1)."""
+        colour the target needs, §7.1); ``bonus_fp``: a Careful Aiming card's +2
+        (card #9, CoH 2e §8.2)."""
         ut, tt = self.specs[leader.id].type, self.specs[target.id].type
         frm = at or leader.hex
         to = tgt_hex or target.hex
@@ -117,6 +119,9 @@ class Combat(Mixin):
         if supporters:
             fp += supporters
             terms.append(f"firegroup +{supporters} (seed 003 §9.12)")
+        if bonus_fp:
+            fp += bonus_fp
+            terms.append(f"Careful Aiming card {bonus_fp:+d} (card #9)")
         if cc:
             add = -2 if ut.crewed else 4
             fp += add
@@ -255,6 +260,10 @@ class Combat(Mixin):
                     f"{a.caps} CAP on each of {rolls} roll(s) is more than the "
                     f"{max(have, 0)} CAPs left (§3.2)"
                 ), 0
+        if a.card is not None:
+            why = self.fire_card_problem(state, side, a)
+            if why is not None:
+                return why, 0
         return None, cost
 
     def _support_problem(
@@ -323,6 +332,8 @@ class Combat(Mixin):
         if not sniper_hidden:
             self.reveal_actors(ctx, a.units, "fires")
         self.pay(ctx, side, a.units, a.pay, cost, "fire")
+        if a.card is not None:  # a bonus card played with the fire (§8.2)
+            self.play_bonus_card(ctx, side, a.card)
         self.reveal_marker(ctx, lead, "fire")
         cc = self.board.distance(lead.hex, a.hex) == 0
         if cc:
@@ -380,7 +391,12 @@ class Combat(Mixin):
         st = ctx.state
         self.reveal_marker(ctx, t, "fired_at")
         fm = self.fire_math(
-            st, lead, t, supporters=self._supporters_for(st, a, t), tgt_hex=a.hex
+            st,
+            lead,
+            t,
+            supporters=self._supporters_for(st, a, t),
+            tgt_hex=a.hex,
+            bonus_fp=self.fire_card_fp(a),
         )
         if fm is None:
             ctx.emit(
@@ -440,6 +456,7 @@ class Combat(Mixin):
             supporters=self._supporters_for(st, a, t),
             tgt_hex=a.hex,
             hidden_target=True,
+            bonus_fp=self.fire_card_fp(a),
         )
         if fm is None:
             ctx.emit(
@@ -633,7 +650,13 @@ class Combat(Mixin):
         assert problem is None, problem
         self.reveal_actors(ctx, a.units, "rallies")
         self.pay(ctx, side, a.units, a.pay, cost, "rally")
-        for uid in a.units:
+        self.rally_rolls(ctx, side, a.units)
+
+    def rally_rolls(self, ctx: RuleContext, side: str, units: tuple[str, ...]) -> None:
+        """Each unit rolls 2d6 + bonus against its marker's rally number (§7.6;
+        one roll each in a group, seed 003 §9.13)."""
+        st = ctx.state
+        for uid in units:
             u = st.units[uid]
             m = self.marker(u)
             assert m is not None and m.rally is not None

@@ -4,11 +4,11 @@
 the round (:mod:`.sequence`), paying for actions (:mod:`.activation`),
 movement (:mod:`.movement`), fire, close combat, hit markers and rally
 (:mod:`.fire`), hidden units and snipers (:mod:`.hidden`), cards
-(:mod:`.cards`), the scenario (:mod:`.setup`) and what the layers above are
-shown (:mod:`.presentation`).  The seed text (003: §8-10, a later printing of
-the 2nd edition) wins over the June 2012 rulebook; each difference is a rule
-option.  Every judgement call carries ``# ASSUMPTION:`` and is listed in
-``docs/rules/coh-2e.md``.
+(:mod:`.cards`, :mod:`.deck`, :mod:`.card_play`), the scenario
+(:mod:`.setup`) and what the layers above are shown (:mod:`.presentation`).
+The seed text (003: §8-10, a later printing of the 2nd edition) wins over the
+June 2012 rulebook; each difference is a rule option.  Every judgement call
+carries ``# ASSUMPTION:`` and is listed in ``docs/rules/coh-2e.md``.
 
 Examples:
     >>> from wargame.engine import Game
@@ -49,6 +49,7 @@ from .actions import (
     Stall,
 )
 from .activation import Activation
+from .card_play import CardPlay
 from .deck import Cards
 from .fire import Combat
 from .hidden import Hidden
@@ -65,6 +66,7 @@ __all__ = ["CohRuleset"]
 class CohRuleset(
     OddsCommand,
     Presentation,
+    CardPlay,
     RoundSequence,
     Activation,
     Movement,
@@ -99,7 +101,13 @@ class CohRuleset(
         "sides": Setup.SIDE_KEYS,
         "units": frozenset({"hex", "lonlat", "place", "facing", "hidden"}),
         "rules": frozenset(
-            {"level_height_m", "first_initiative", "cards", "stall_reveals"}
+            {
+                "level_height_m",
+                "first_initiative",
+                "cards",
+                "extra_cards",
+                "stall_reveals",
+            }
         ),
         "victory": frozenset({"kill_vp"}),
         "objectives": frozenset({"hex", "lonlat", "place"}),
@@ -128,6 +136,8 @@ class CohRuleset(
     # -- who may pay how -------------------------------------------------- #
     def pays(self, state: GameState, side: str, units: tuple[str, ...]) -> list[str]:
         """The payment modes worth trying for ``units`` now."""
+        if self.free_action(state, side):
+            return ["card"]  # a Command Action card's free action (card #2)
         sts = [status_of(state.units[u]) for u in units]
         out = []
         if all(s != "spent" for s in sts):
@@ -163,6 +173,9 @@ class CohRuleset(
             return f"unknown payment {pay!r}; use one of {list(PAY_MODES)}"
         if isinstance(action, Pass):
             return None
+        pending = self.pending_card_problem(state, side, action)
+        if pending is not None:
+            return pending
         if isinstance(action, Spend):
             return None if self.pool(state, side) > 0 else "no activation pool is open"
         if isinstance(action, Stall):
@@ -193,12 +206,6 @@ class CohRuleset(
         units = tuple(getattr(action, "units", ()))
         return self.pay_problem(state, side, units, str(pay), int(cost))
 
-    def card_play_problem(self, state: GameState, side: str, a: PlayCard) -> str | None:
-        """Why a card may not be played (no card effects are playable yet)."""
-        if a.card not in state.decks.get(f"hand:{side}", ()):
-            return f"{a.card!r} is not in {side}'s hand (seed 003 §8.1)"
-        return f"card {a.card!r} cannot be played here"
-
     def legal_actions(self, state: GameState) -> list[Action]:
         """Every action the side to decide may take, in a stable order."""
         side = self.current_side(state)
@@ -207,15 +214,18 @@ class CohRuleset(
         if state.phase == "initiative":
             return list(self.bid_options(state))
         out: list[Action] = [Pass()]
-        if self.pool(state, side) > 0:
-            out += [Spend(), Stall("ap")]
-        if self.caps(state, side) >= 1:
-            out.append(Stall("command"))
+        if not self.free_action(state, side):
+            if self.pool(state, side) > 0:
+                out += [Spend(), Stall("ap")]
+            if self.caps(state, side) >= 1:
+                out.append(Stall("command"))
         out += self.move_options(state, side, self.pays)
         out += self.pivot_options(state, side, self.pays)
-        out += self.fire_options(state, side)
+        fires = self.fire_options(state, side)
+        out += fires
         out += self.rally_options(state, side)
         out += self.hide_options(state, side, self.pays)
+        out += self.card_options(state, side, fires)
         return out
 
     def fire_options(self, state: GameState, side: str) -> list[Action]:
@@ -337,6 +347,8 @@ class CohRuleset(
             self.do_rally(ctx, side, action)
         elif isinstance(action, Hide):
             self.do_hide(ctx, side, action)
+        elif isinstance(action, PlayCard) and not self.do_play_card(ctx, side, action):
+            return  # a Command Action or Swift Action card: the turn goes on
         self.check_annihilation(ctx)
         if not st.vars.get("over"):
             self.next_turn(ctx, side)
