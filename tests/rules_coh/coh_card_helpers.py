@@ -99,3 +99,39 @@ def refused(game: Game, action: Action) -> str:
 def kinds(events: Sequence[Event], kind: str) -> list[Event]:
     """The events of one kind."""
     return [e for e in events if e.kind == kind]
+
+
+def card_playground(seed: int = 0) -> dict[str, Any]:
+    """A three-round scenario dict on Firefight 1's map with every numbered
+    card (cards = 41), three event cards, the weapon cards of both sides,
+    hidden squads on both sides and a T-34: every playable card turns up."""
+    with PARTISANS.open("rb") as fh:
+        data = copy.deepcopy(tomllib.load(fh))
+    data["id"] = "coh_cards_playground"
+    data["turns"] = 3
+    data.pop("reinforcements", None)
+    data["rules"]["cards"] = 41
+    data["rules"]["extra_cards"] = ["score", "firefight_event", "objective_1"]
+    weapons = {
+        "german": ["grenades", "magnetic_mine", "tellermine"],
+        "soviet": ["molotov"],
+    }
+    for s in data["sides"]:
+        s["cards"], s["cards_per_round"] = 5, 3
+        s["weapon_cards"] = weapons[s["id"]]
+
+    def u(uid: str, kind: str, side: str, hex_: str, **kw: Any) -> dict[str, Any]:
+        return {"id": uid, "type": kind, "side": side, "hex": hex_, **kw}
+
+    data["units"] = [
+        u("de-rifles", "de_rifles_41", "german", "F10", hidden=True),
+        u("de-rifles-2", "de_rifles_41", "german", "H14", facing=1),
+        u("de-lmg", "de_lmg34", "german", "I14", facing=1),
+        u("de-hmg", "de_hmg34", "german", "H13", facing=1),
+        u("su-t34", "su_t34a_m40", "soviet", "G11", facing=3),
+        u("su-rifles", "su_rifles_41", "soviet", "K12"),
+        u("su-rifles-2", "su_rifles_41", "soviet", "L11"),
+        u("su-rifles-3", "su_rifles_41", "soviet", "M15", hidden=True),
+        u("su-maxim", "su_maxim_mmg", "soviet", "L12"),
+    ]
+    return data

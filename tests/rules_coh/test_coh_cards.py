@@ -8,6 +8,7 @@ from collections import Counter
 
 import pytest
 from coh_card_helpers import (
+    card_playground,
     give_hand,
     kinds,
     on_partisans_map,
@@ -19,20 +20,31 @@ from coh_card_helpers import (
     set_status,
 )
 
-from wargame.engine import ScenarioError
+from wargame.engine import ScenarioError, load_scenario
 from wargame.rules.coh.actions import Fire, Move, Pass, Pivot, PlayCard, Stall
 from wargame.rules.coh.cards import card, deck_for
+from wargame.testing import check_ruleset
 
 # Firefight 1's map: F10 heavy woods next to open G11 (direction 3 from G11);
 # H14 -> I14 -> J13 open hexes at level 3.
 T34_VS_HIDDEN_SQUAD = [
-    {"id": "de-rifles", "type": "de_rifles_41", "side": "german", "hex": "F10",
-     "hidden": True},
+    {
+        "id": "de-rifles",
+        "type": "de_rifles_41",
+        "side": "german",
+        "hex": "F10",
+        "hidden": True,
+    },
     {"id": "de-lmg", "type": "de_lmg34", "side": "german", "hex": "H14"},
-    {"id": "su-t34", "type": "su_t34a_m40", "side": "soviet", "hex": "G11",
-     "facing": 3},
+    {
+        "id": "su-t34",
+        "type": "su_t34a_m40",
+        "side": "soviet",
+        "hex": "G11",
+        "facing": 3,
+    },
     {"id": "su-rifles", "type": "su_rifles_41", "side": "soviet", "hex": "M7"},
-]  # fmt: skip
+]
 
 
 def _hand_card_play(game, side: str) -> None:
@@ -60,7 +72,7 @@ def test_auto_rally_card_on_a_pinned_unit_keeps_it_fresh() -> None:
     assert game.state.pools["caps:soviet"] == caps - 2
     assert game.state.decks["hand:soviet"] == ()
     assert game.state.decks["discard"] == ("auto_rally",)
-    shown = [e for e in kinds(evs, "marker_revealed")]
+    shown = kinds(evs, "marker_revealed")
     assert [e.result for e in shown] == ["pinned"]  # shown as it goes (§7.6)
     assert game.current_side == "german"  # the card was the turn's action
 
@@ -145,8 +157,9 @@ def test_hands_stay_secret_until_a_card_is_played() -> None:
     assert game.state_for("german").decks["cards"] == ("?",) * 35
     seen = game.events_for("german")
     assert not any(e.result in soviet_hand for e in seen if e.side == "soviet")
-    assert not any(c[0] == "deck" and c[1] == "hand:soviet" for e in seen
-                   for c in e.changes)  # fmt: skip
+    assert not any(
+        c[0] == "deck" and c[1] == "hand:soviet" for e in seen for c in e.changes
+    )
     _hand_card_play(game, "soviet")
     game.apply(PlayCard("sniper_fire"))
     seen = game.events_for("german")
@@ -176,7 +189,8 @@ def test_refusals_name_the_problem_and_change_nothing() -> None:
     set_marker(game, "su-rifles-3", "pinned")  # M15, not next to L11
     give_hand(game, "soviet", "auto_rally", "sniper_fire")
     _hand_card_play(game, "soviet")
-    assert "not in soviet's hand" in refused(game, PlayCard("rally_up", ("su-rifles-1",)))
+    absent = PlayCard("rally_up", ("su-rifles-1",))
+    assert "not in soviet's hand" in refused(game, absent)
     far = PlayCard("auto_rally", ("su-rifles-1", "su-rifles-3"))
     assert "contiguous" in refused(game, far)
     set_caps(game, "soviet", 1)
@@ -219,8 +233,14 @@ def test_swift_action_card_gives_two_actions_in_a_row() -> None:
 
 def test_sniper_fire_battlefield_confusion_sergeant_and_officer() -> None:
     game = partisans()
-    give_hand(game, "soviet", "sniper_fire", "battlefield_confusion",
-              "experienced_sergeant", "frontline_officer")  # fmt: skip
+    give_hand(
+        game,
+        "soviet",
+        "sniper_fire",
+        "battlefield_confusion",
+        "experienced_sergeant",
+        "frontline_officer",
+    )
     play(game, Move(("de-rifles-1",), ("A4",), "ap"))  # enters, activated
     caps = game.state.pools["caps:german"]
     evs = play(game, PlayCard("sniper_fire"))
@@ -247,8 +267,10 @@ def test_rapid_deployment_moves_two_hexes_but_not_a_pinned_unit() -> None:
     _hand_card_play(game, "soviet")
     offered = [a for a in game.legal_actions() if a.type == "play_card"]
     assert not any("su-rifles-2" in a.units for a in offered)
-    assert "pinned" in refused(game, PlayCard("rapid_deployment", ("su-rifles-2",), "K10"))
-    assert "1 or 2 hexes" in refused(game, PlayCard("rapid_deployment", ("su-rifles-1",), "L14"))  # fmt: skip
+    pinned = PlayCard("rapid_deployment", ("su-rifles-2",), "K10")
+    assert "pinned" in refused(game, pinned)
+    too_far = PlayCard("rapid_deployment", ("su-rifles-1",), "L14")
+    assert "1 or 2 hexes" in refused(game, too_far)
     play(game, PlayCard("rapid_deployment", ("su-rifles-1",), "L9"))
     st = game.state
     assert st.units["su-rifles-1"].hex == "L9"
@@ -257,10 +279,15 @@ def test_rapid_deployment_moves_two_hexes_but_not_a_pinned_unit() -> None:
 
 def test_careful_aiming_adds_two_fp_to_a_fire() -> None:
     units = [
-        {"id": "de-rifles", "type": "de_rifles_41", "side": "german", "hex": "H14",
-         "facing": 1},
+        {
+            "id": "de-rifles",
+            "type": "de_rifles_41",
+            "side": "german",
+            "hex": "H14",
+            "facing": 1,
+        },
         {"id": "su-rifles", "type": "su_rifles_41", "side": "soviet", "hex": "K12"},
-    ]  # fmt: skip
+    ]
     game = on_partisans_map(units)
     give_hand(game, "german", "careful_aiming")
     fires = [a for a in game.legal_actions() if isinstance(a, Fire)]
@@ -298,3 +325,58 @@ def test_scenario_card_lists_are_checked() -> None:
         on_partisans_map(T34_VS_HIDDEN_SQUAD, weapon_cards={"german": ["molotov"]})
     with pytest.raises(ScenarioError, match="only event cards"):
         on_partisans_map(T34_VS_HIDDEN_SQUAD, extra_cards=["grenades"])
+
+
+def test_grenades_at_one_hex_are_long_range_and_terrain_counts() -> None:
+    units = [
+        {
+            "id": "de-rifles",
+            "type": "de_rifles_41",
+            "side": "german",
+            "hex": "I14",
+            "facing": 0,
+        },
+        {"id": "su-rifles", "type": "su_rifles_41", "side": "soviet", "hex": "J13"},
+    ]
+    game = on_partisans_map(units, weapon_cards={"german": ["grenades"]})
+    throw = PlayCard("grenades", ("de-rifles",), "J13")
+    assert throw in game.legal_actions()
+    assert "reaches 1" in refused(game, PlayCard("grenades", ("de-rifles",), "K14"))
+    evs = play(game, throw)
+    (roll,) = [e for e in kinds(evs, "attack") if e.dice]
+    assert "red FP 5" in roll.detail and "long range -2" in roll.detail
+    assert game.state.units["de-rifles"].attrs["status"] == "fresh"  # free
+
+
+def test_rapid_deployment_moves_a_hidden_squad_hidden() -> None:
+    game = on_partisans_map(T34_VS_HIDDEN_SQUAD)
+    give_hand(game, "german", "rapid_deployment")
+    board = game.ruleset.board
+    moves = [
+        a
+        for a in game.legal_actions()
+        if a.type == "play_card"
+        and a.units == ("de-rifles",)
+        and board.cover(a.hex)
+        and board.distance(a.hex, "G11") == 3
+    ]
+    assert moves
+    evs = play(game, moves[0])
+    st = game.state
+    assert st.units["de-rifles"].hidden and st.units["de-rifles"].hex == moves[0].hex
+    public = [e for e in evs if e.visible_to is None]
+    assert all(e.unit != "de-rifles" and e.hex_to != moves[0].hex for e in public)
+    assert "de-rifles" not in game.state_for("soviet").units
+
+
+def test_every_card_play_passes_the_conformance_harness() -> None:
+    """Offered exactly when allowed, no hidden unit or hand card leaked, with
+    every playable card in the hands (check_ruleset)."""
+    report = check_ruleset(
+        "coh-2e",
+        load_scenario(card_playground()),
+        seeds=range(2),
+        repeat=1,
+        per_decision=6,
+    )
+    assert report.games == 2 and report.refusals_checked > 100

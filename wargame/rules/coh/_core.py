@@ -186,6 +186,7 @@ class Mixin:
     reveal_marker: Any
     rally_problem: Any
     rally_rolls: Any
+    remove_marker: Any
     _land: Any
     hasty_lost: Any
     card_played: Any

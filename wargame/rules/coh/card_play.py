@@ -488,8 +488,10 @@ class CardPlay(CardWeapons, Mixin):
         own = [x for x in units if st.units[x].side == side]
         if cd.effect != "rapid_deployment":
             self.reveal_actors(ctx, own, f"has {cd.name} played on it")
-        secret = any(st.units[x].hidden for x in units)
-        self.card_played(ctx, side, cd, () if secret else units, a.hex)
+        if any(st.units[x].hidden for x in units):  # a hidden move: name nothing
+            self.card_played(ctx, side, cd)
+        else:
+            self.card_played(ctx, side, cd, units, a.hex)
         if mode is not None:
             self.pay(ctx, side, units, mode, int(cd.cost or 0), cd.name)
         getattr(self, f"_do_{cd.effect}")(ctx, side, a, cd)
@@ -576,13 +578,8 @@ class CardPlay(CardWeapons, Mixin):
     ) -> None:
         for uid in a.units:
             self.reveal_marker(ctx, ctx.state.units[uid], "always")  # shown (§7.6)
-            ctx.emit(
-                "rally",
-                side=side,
-                unit=uid,
-                result="rallied",
-                detail="rallies without a roll (card #3)",
-                changes=unit_change(uid, hit=None, marker=None, marked=None),
+            self.remove_marker(
+                ctx, ctx.state.units[uid], "rallies without a roll (card #3)"
             )
 
     def _do_rally_up(self, ctx: RuleContext, side: str, a: PlayCard, cd: Card) -> None:

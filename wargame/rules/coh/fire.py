@@ -579,11 +579,20 @@ class Combat(Mixin):
         st = ctx.state
         side = t.side
         enemy = self.other(side)
+        if t.attrs.get("hit"):
+            # The face-down kind is the owner's secret: cleared in his own event.
+            ctx.emit(
+                "destroyed",
+                side=side,
+                unit=t.id,
+                detail="its hit marker goes back to the pile",
+                changes=unit_change(t.id, hit=None),
+                visible_to=(side,),
+            )
         ch = unit_change(
             t.id,
             strength="destroyed",
             status="spent",
-            hit=None,
             marker=None,
             marked=None,
         )
@@ -632,6 +641,27 @@ class Combat(Mixin):
             return "a group rally needs contiguous units (seed 003 §9.13)", 0
         return None, RALLY_COST
 
+    def remove_marker(self, ctx: RuleContext, u: Unit, detail: str) -> None:
+        """A rallied unit's marker goes back to the pile (§7.6): its face-down
+        kind is cleared in an event its owner alone sees, the rest in public."""
+        if u.attrs.get("hit"):
+            ctx.emit(
+                "rally",
+                side=u.side,
+                unit=u.id,
+                detail="the marker goes back to the pile",
+                changes=unit_change(u.id, hit=None),
+                visible_to=(u.side,),
+            )
+        ctx.emit(
+            "rally",
+            side=u.side,
+            unit=u.id,
+            result="rallied",
+            detail=detail,
+            changes=unit_change(u.id, marker=None, marked=None),
+        )
+
     def rally_bonus(self, state: GameState, u: Unit) -> int:
         """+1 in cover, +1 per un-hit friendly unit in the hex (§7.6.1)."""
         assert u.hex is not None
@@ -673,12 +703,6 @@ class Combat(Mixin):
                 detail=f"2d6 + {bonus} against rally {m.rally} (§7.6)",
             )
             if sum(dice) + bonus >= int(m.rally):
-                ctx.emit(
-                    "rally",
-                    side=side,
-                    unit=uid,
-                    result="rallied",
-                    changes=unit_change(uid, hit=None, marker=None, marked=None),
-                )
+                self.remove_marker(ctx, u, "")
             else:
                 ctx.emit("rally", side=side, unit=uid, result="failed")

@@ -16,7 +16,7 @@ Examples:
     >>> game.state.phase, game.current_side
     ('play', 'german')
     >>> sorted({type(a).__name__ for a in game.legal_actions()})  # they enter
-    ['Move', 'Pass', 'Stall']
+    ['Move', 'Pass', 'PlayCard', 'Stall']
 """
 
 from __future__ import annotations
