@@ -11,14 +11,19 @@ State layout (plain data, see :mod:`wargame.engine.state`):
   entry hexes), ``hasty`` (a hasty defence marker, §18), ``cc_turn`` (the turn
   number of the unit's last close-combat attack, §7.7.3), ``carried_by`` (the
   vehicle a unit rides on or is towed by, §17.0), ``immobilised`` (a vehicle
-  stuck in "!" terrain, §14.5);
+  stuck in "!" terrain, §14.5), ``bogged`` (the round
+  a Bogged Down card immobilises a vehicle, card #20);
 * :attr:`Unit.hidden` and a secret position for hidden units (seed 003 §10.0);
 * pools ``ap:<side>`` (the one 7 AP activation pool, seed 003 §9.0) and
   ``caps:<side>`` (command action points, §3.2);
 * vars: ``side`` (who decides), ``passes`` (passes in a row, §2.3),
   ``first`` (who won the initiative), ``vp:<side>``, ``losses:<side>`` (units on
   the side's CAP track, §7.4), ``bids``/``bid:<side>`` (initiative, §2.1),
-  ``turn_no`` (turns taken, for the one close combat per turn rule), ``over``.
+  ``turn_no`` (turns taken, for the one close combat per turn rule), ``over``,
+  ``free_action:<side>`` (a Command Action card's free action is due),
+  ``swift:<side>`` (a Swift Action card is under way);
+* decks: ``cards`` (the draw pile), ``hand:<side>`` (secret hands),
+  ``discard`` (played cards, face up).
 
 Examples:
     >>> other_side(("german", "soviet"), "german")
@@ -224,3 +229,16 @@ class Mixin:
     rider_problem: Any
     shot_colour: Any
     transport_dms: Any
+    draw_one: Any
+    next_turn: Any
+    _game_over: Any
+    reveal: Any
+    rally_problem: Any
+    rally_rolls: Any
+    remove_marker: Any
+    _land: Any
+    hasty_lost: Any
+    card_played: Any
+    fire_card_problem: Any
+    fire_card_fp: Any
+    play_bonus_card: Any

@@ -8,7 +8,9 @@ Turns alternate one action at a time.  Each action names how it is paid
   activation (seed 003 §9.0).  CAPs top up a pool that is short (§3.2);
 * ``"opportunity"``: fresh, non-activated units take one action free, then are
   spent (§3.1; group opportunity actions, seed 003 §9.2);
-* ``"command"``: any units, paid wholly in CAPs, status unchanged (§3.2).
+* ``"command"``: any units, paid wholly in CAPs, status unchanged (§3.2);
+* ``"card"``: the one action a Command Action card (#2) grants, at no cost,
+  status unchanged (S1 card list; seed 003 §8.1, :mod:`.card_play`).
 
 Every action that several units take together lists them in ``units``: the
 first is the fire leader of a firegroup (seed 003 §9.12).
@@ -48,7 +50,7 @@ __all__ = [
 ]
 
 #: How an action is paid (module docstring).
-PAY_MODES = ("ap", "opportunity", "command")
+PAY_MODES = ("ap", "opportunity", "command", "card")
 
 
 @dataclass(frozen=True)
@@ -91,7 +93,9 @@ class Fire(Action):
     ``units[0]`` is the fire leader, the others support it.  Every unit in the
     hex is rolled against (§7.5.1), hidden ones included whether or not the
     firer knows they are there (seed 003 §10.0 #3).  ``caps``: CAPs added to
-    each attack roll, declared before rolling (§3.2, at most 2).
+    each attack roll, declared before rolling (§3.2, at most 2).  ``card``: a
+    bonus card from the hand played with the fire, not an action of its own
+    (CoH 2e §8.2): only ``"careful_aiming"`` (+2 FP, card #9).
     """
 
     type = "fire"
@@ -99,6 +103,7 @@ class Fire(Action):
     hex: str
     pay: str = "ap"
     caps: int = 0
+    card: str | None = None
 
 
 @dataclass(frozen=True)
@@ -233,12 +238,16 @@ class InitiativeBid(Action):
 class PlayCard(Action):
     """Play a card from the hand (seed 003 §8) on ``units`` (may be empty),
     with ``hex`` where the card needs a target hex.  Fresh units acting through
-    a card stay fresh (§8.1)."""
+    a card stay fresh (§8.1).  ``pay``: how a card with a cost is paid,
+    ``"command"`` (CAPs) or ``"ap"`` (the activation pool, CAPs topping it up);
+    ``None`` pays as the card's cost icon says, CAPs for a split icon
+    (:mod:`.card_play`)."""
 
     type = "play_card"
     card: str
     units: tuple[str, ...] = ()
     hex: str | None = None
+    pay: str | None = None
 
 
 ACTION_TYPES: dict[str, type[Action]] = {

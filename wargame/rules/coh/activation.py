@@ -10,6 +10,8 @@
   §9.2).
 * **Command action** (§3.2): any units, fresh, active or spent, paid wholly in
   CAPs; their status does not change (seed 003 §9.2).
+* **Card** (``"card"``): the free action a Command Action card (#2) grants,
+  any units, their status unchanged (S1 card list; seed 003 §8.1).
 
 Status changes of hidden units are logged for their owner alone.
 """
@@ -19,7 +21,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from wargame.engine import GameState, RuleContext, pool_change, unit_change
+from wargame.engine import (
+    GameState,
+    RuleContext,
+    pool_change,
+    unit_change,
+    var_change,
+)
 
 from ._core import AP_POOL, Mixin, status_of
 
@@ -77,7 +85,14 @@ class Activation(Mixin):
                     f"{self.caps(state, side)} (CoH 2e §3.2)"
                 )
             return None
-        return f"unknown payment {pay!r}; use 'ap', 'opportunity' or 'command'"
+        if pay == "card":
+            if not state.vars.get(f"free_action:{side}"):
+                return (
+                    "pay='card' is the free action of a Command Action card (#2): "
+                    "play the card first (seed 003 §8.1)"
+                )
+            return None
+        return f"unknown payment {pay!r}; use 'ap', 'opportunity', 'command' or 'card'"
 
     def pay(
         self,
@@ -134,6 +149,12 @@ class Activation(Mixin):
         elif pay == "command":
             public += list(pool_change(f"caps:{side}", self.caps(st, side) - cost))
             detail = f"{what}: command action, {cost} CAP (§3.2)"
+        elif pay == "card":
+            # The Command Action card's free action: no cost, status unchanged
+            # (S1 card list #2; fresh units acting through a card stay fresh,
+            # seed 003 §8.1).
+            public += list(var_change(**{f"free_action:{side}": None}))
+            detail = f"{what}: free, the Command Action card's action (card #2)"
         self._emit_split(ctx, side, detail, public, private, "hidden units' status")
 
     def spend_pool(self, ctx: RuleContext, side: str, why: str) -> None:

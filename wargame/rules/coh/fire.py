@@ -88,11 +88,13 @@ class Combat(Mixin):
         hidden_target: bool = False,
         spotter: str | None = None,
         flame: bool = False,
+        bonus_fp: int = 0,
     ) -> FireMath | None:
         """FP and DV of ``leader`` attacking ``target`` (``None``: no FP of the
         colour the target needs, §7.1).  ``spotter``: the spotting hex of an
         indirect mortar attack, whose height gives the elevation modifiers
-        (§12.0); ``flame``: a flamethrower attack (§19.1)."""
+        (§12.0); ``flame``: a flamethrower attack (§19.1); ``bonus_fp``: a
+        Careful Aiming card's +2 (card #9, CoH 2e §8.2)."""
         ut, tt = self.specs[leader.id].type, self.specs[target.id].type
         frm = at or leader.hex
         to = tgt_hex or target.hex
@@ -126,6 +128,9 @@ class Combat(Mixin):
         if supporters:
             fp += supporters
             terms.append(f"firegroup +{supporters} (seed 003 §9.12)")
+        if bonus_fp:
+            fp += bonus_fp
+            terms.append(f"Careful Aiming card {bonus_fp:+d} (card #9)")
         if cc:
             add = -2 if ut.crewed else 4
             fp += add
@@ -276,6 +281,10 @@ class Combat(Mixin):
                     f"{a.caps} CAP on each of {rolls} roll(s) is more than the "
                     f"{max(have, 0)} CAPs left (§3.2)"
                 ), 0
+        if a.card is not None:
+            why = self.fire_card_problem(state, side, a)
+            if why is not None:
+                return why, 0
         return None, cost
 
     def _support_problem(
@@ -351,6 +360,8 @@ class Combat(Mixin):
         if not sniper_hidden:
             self.reveal_actors(ctx, a.units, "fires")
         self.pay(ctx, side, a.units, a.pay, cost, "fire")
+        if a.card is not None:  # a bonus card played with the fire (§8.2)
+            self.play_bonus_card(ctx, side, a.card)
         self.reveal_marker(ctx, lead, "fire")
         cc = self.board.distance(lead.hex, a.hex) == 0
         if cc:
@@ -414,6 +425,7 @@ class Combat(Mixin):
             supporters=self._supporters_for(st, a, t),
             tgt_hex=a.hex,
             **self.attack_kwargs(a),
+            bonus_fp=self.fire_card_fp(a),
         )
         if fm is None:
             ctx.emit(
@@ -471,6 +483,7 @@ class Combat(Mixin):
             tgt_hex=a.hex,
             hidden_target=True,
             **kw,
+            bonus_fp=self.fire_card_fp(a),
         )
         if fm is None:
             self._nothing_revealed(ctx, side, a.hex)
@@ -593,11 +606,20 @@ class Combat(Mixin):
         st = ctx.state
         side = t.side
         enemy = self.other(side)
+        if t.attrs.get("hit"):
+            # The face-down kind is the owner's secret: cleared in his own event.
+            ctx.emit(
+                "destroyed",
+                side=side,
+                unit=t.id,
+                detail="its hit marker goes back to the pile",
+                changes=unit_change(t.id, hit=None),
+                visible_to=(side,),
+            )
         ch = unit_change(
             t.id,
             strength="destroyed",
             status="spent",
-            hit=None,
             marker=None,
             marked=None,
         )
@@ -646,6 +668,27 @@ class Combat(Mixin):
             return "a group rally needs contiguous units (seed 003 §9.13)", 0
         return None, RALLY_COST
 
+    def remove_marker(self, ctx: RuleContext, u: Unit, detail: str) -> None:
+        """A rallied unit's marker goes back to the pile (§7.6): its face-down
+        kind is cleared in an event its owner alone sees, the rest in public."""
+        if u.attrs.get("hit"):
+            ctx.emit(
+                "rally",
+                side=u.side,
+                unit=u.id,
+                detail="the marker goes back to the pile",
+                changes=unit_change(u.id, hit=None),
+                visible_to=(u.side,),
+            )
+        ctx.emit(
+            "rally",
+            side=u.side,
+            unit=u.id,
+            result="rallied",
+            detail=detail,
+            changes=unit_change(u.id, marker=None, marked=None),
+        )
+
     def rally_bonus(self, state: GameState, u: Unit) -> int:
         """+1 in cover, +1 per un-hit friendly unit in the hex (§7.6.1)."""
         assert u.hex is not None
@@ -664,7 +707,13 @@ class Combat(Mixin):
         assert problem is None, problem
         self.reveal_actors(ctx, a.units, "rallies")
         self.pay(ctx, side, a.units, a.pay, cost, "rally")
-        for uid in a.units:
+        self.rally_rolls(ctx, side, a.units)
+
+    def rally_rolls(self, ctx: RuleContext, side: str, units: tuple[str, ...]) -> None:
+        """Each unit rolls 2d6 + bonus against its marker's rally number (§7.6;
+        one roll each in a group, seed 003 §9.13)."""
+        st = ctx.state
+        for uid in units:
             u = st.units[uid]
             m = self.marker(u)
             assert m is not None and m.rally is not None
@@ -681,12 +730,6 @@ class Combat(Mixin):
                 detail=f"2d6 + {bonus} against rally {m.rally} (§7.6)",
             )
             if sum(dice) + bonus >= int(m.rally):
-                ctx.emit(
-                    "rally",
-                    side=side,
-                    unit=uid,
-                    result="rallied",
-                    changes=unit_change(uid, hit=None, marker=None, marked=None),
-                )
+                self.remove_marker(ctx, u, "")
             else:
                 ctx.emit("rally", side=side, unit=uid, result="failed")

@@ -17,6 +17,9 @@ hidden movement and close combat by entering an enemy hex.
 * Hidden squads move hidden for +3 AP into cover, +6 AP into the open, every
   other move modifier ignored (seed 003 §10.1).
 * Entering a hex held by the enemy starts close combat (§7.7.3).
+* A unit that moves or pivots loses its hasty defence counter (research/coh.md
+  §1.11, CoH 2e §18.1.3); a vehicle Bogged Down by card #20 may not
+  move or pivot this round (S1 card list).
 """
 
 from __future__ import annotations
@@ -55,6 +58,8 @@ class Movement(Mixin):
             return None, f"{u.name} cannot move (CoH 2e §1.1)"
         if m is not None and (m.no_move or m.rally_only):
             return None, f"{u.name} is {m.name}: no move (CoH 2e §7.5)"
+        if u.attrs.get("bogged") == state.turn:
+            return None, f"{u.name} is bogged down this round (card #20)"
         base = int(ut.move_cost) + (int(m.move_ap) if m is not None else 0)
         bar = self.obstacle_bar(state, uid, to)  # wire, road blocks, trenches (§18)
         if bar is not None:
@@ -247,6 +252,8 @@ class Movement(Mixin):
             m = self.marker(u)
             if m is not None and (m.no_move or m.rally_only):
                 return f"{u.name} is {m.name}: no pivot (§7.5)", 0
+            if u.attrs.get("bogged") == state.turn:
+                return f"{u.name} is bogged down this round (card #20)", 0
             if m is not None:
                 cost = max(cost, PIVOT_AP + int(m.move_ap))
         if len(us) > 1 and not self.group_ok([u.hex for u in us if u and u.hex]):
@@ -313,7 +320,7 @@ class Movement(Mixin):
                         hex_from=frm,
                         hex_to=h,
                         detail="hidden move (seed 003 §10.1)",
-                        changes=unit_change(uid, position=h),
+                        changes=unit_change(uid, position=h) + self.hasty_lost(u),
                         visible_to=(side,),
                     )
                 else:
@@ -325,6 +332,7 @@ class Movement(Mixin):
                         hex_to=h,
                         detail="enters the map (§5.5)" if frm is None else "",
                         changes=unit_change(uid, position=h, facing=facing)
+                        + self.hasty_lost(u)
                         + (
                             unit_change(uid, arrives=None, entry=None)
                             if frm is None
@@ -342,6 +350,12 @@ class Movement(Mixin):
                     self.enemy_in(st, h, side) and (h == path[-1] or h not in known)
                 ):
                     break
+
+    @staticmethod
+    def hasty_lost(u: Unit) -> tuple[Any, ...]:
+        """The change taking a moving or pivoting unit's hasty defence counter
+        away (research/coh.md §1.11, CoH 2e §18.1.3)."""
+        return unit_change(u.id, hasty=None) if u.attrs.get("hasty") else ()
 
     def _entry_facing(self, u: Unit, h: str) -> int:
         """ASSUMPTION: a reinforcement faces the scenario facing of its side's

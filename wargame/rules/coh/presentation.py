@@ -40,6 +40,7 @@ _PAY_WORDS = {
     "ap": "",
     "opportunity": " (opportunity action)",
     "command": " (command action, CAPs)",
+    "card": " (free: Command Action card)",
 }
 
 
@@ -87,6 +88,8 @@ class Presentation(Mixin):
             markers.append(f"on {unit.attrs['carried_by']}")  # §17.0
         if unit.attrs.get("immobilised"):
             markers.append("immobilised")  # §14.5
+        if unit.attrs.get("bogged") == state.turn:
+            markers.append("bogged down")
         return UnitLook(
             self._symbol(unit.id),
             None,
@@ -141,12 +144,22 @@ class Presentation(Mixin):
                 PanelItem(self._card_name(c, cat) if seen else "?", s) for c in hand
             )
             sections.append(PanelSection(f"{s} hand", items))
+        played = state.decks.get("discard", ())
+        if played:
+            sections.append(
+                PanelSection(
+                    "played cards",
+                    tuple(PanelItem(self._card_name(c, cat)) for c in played[-5:]),
+                )
+            )
         return (Panel("Conflict of Heroes", tuple(sections)),)
 
     @staticmethod
     def _card_name(card: str, cat: Any) -> str:
         c = cat.get(card)
-        return f"#{c.number} {c.name}" if c is not None else card
+        if c is None:
+            return card
+        return f"#{c.number} {c.name}" if c.printed_number else c.name
 
     def describe(self, state: GameState, action: Action) -> str:
         """An action in game terms, e.g. ``"Rifles '41 moves to G9"``."""
@@ -172,7 +185,11 @@ class Presentation(Mixin):
                 f" (firegroup of {len(action.units)})" if len(action.units) > 1 else ""
             )
             caps = f" +{action.caps} CAP" if action.caps else ""
-            return f"{names(action.units[:1])} fires at {action.hex}{group}{caps}{pay}"
+            card = " with Careful Aiming (+2 FP)" if action.card else ""
+            return (
+                f"{names(action.units[:1])} fires at {action.hex}{group}{caps}"
+                f"{card}{pay}"
+            )
         if isinstance(action, IndirectFire):
             via = f" spotted from {action.spotter}" if action.spotter else ""
             caps = f" +{action.caps} CAP" if action.caps else ""
@@ -203,8 +220,12 @@ class Presentation(Mixin):
         if isinstance(action, InitiativeBid):
             return f"add {action.caps} CAP to the initiative roll"
         if isinstance(action, PlayCard):
-            return f"play card {action.card}" + (
-                f" on {names(action.units)}" if action.units else ""
+            paid = {"command": " (CAPs)", "ap": " (APs)"}.get(str(action.pay), "")
+            return (
+                f"play {self._card_name(action.card, cards_by_id())}"
+                + (f" on {names(action.units)}" if action.units else "")
+                + (f" at {action.hex}" if action.hex else "")
+                + paid
             )
         return f"{action.type}"
 

@@ -4,11 +4,11 @@
 the round (:mod:`.sequence`), paying for actions (:mod:`.activation`),
 movement (:mod:`.movement`), fire, close combat, hit markers and rally
 (:mod:`.fire`), hidden units and snipers (:mod:`.hidden`), cards
-(:mod:`.cards`), the scenario (:mod:`.setup`) and what the layers above are
-shown (:mod:`.presentation`).  The seed text (003: §8-10, a later printing of
-the 2nd edition) wins over the June 2012 rulebook; each difference is a rule
-option.  Every judgement call carries ``# ASSUMPTION:`` and is listed in
-``docs/rules/coh-2e.md``.
+(:mod:`.cards`, :mod:`.deck`, :mod:`.card_play`), the scenario
+(:mod:`.setup`) and what the layers above are shown (:mod:`.presentation`).
+The seed text (003: §8-10, a later printing of the 2nd edition) wins over the
+June 2012 rulebook; each difference is a rule option.  Every judgement call
+carries ``# ASSUMPTION:`` and is listed in ``docs/rules/coh-2e.md``.
 
 Examples:
     >>> from wargame.engine import Game
@@ -16,7 +16,7 @@ Examples:
     >>> game.state.phase, game.current_side
     ('play', 'german')
     >>> sorted({type(a).__name__ for a in game.legal_actions()})  # they enter
-    ['Move', 'Pass', 'Stall']
+    ['Move', 'Pass', 'PlayCard', 'Stall']
 """
 
 from __future__ import annotations
@@ -55,6 +55,7 @@ from .actions import (
     Unload,
 )
 from .activation import Activation
+from .card_play import CardPlay
 from .deck import Cards
 from .fire import Combat
 from .fortifications import Fortifications
@@ -76,6 +77,7 @@ __all__ = ["CohRuleset"]
 class CohRuleset(
     OddsCommand,
     Presentation,
+    CardPlay,
     RoundSequence,
     Activation,
     Movement,
@@ -128,7 +130,13 @@ class CohRuleset(
             }
         ),
         "rules": frozenset(
-            {"level_height_m", "first_initiative", "cards", "stall_reveals"}
+            {
+                "level_height_m",
+                "first_initiative",
+                "cards",
+                "extra_cards",
+                "stall_reveals",
+            }
         ),
         "victory": frozenset({"kill_vp"}),
         "objectives": frozenset({"hex", "lonlat", "place"}),
@@ -157,6 +165,8 @@ class CohRuleset(
     # -- who may pay how -------------------------------------------------- #
     def pays(self, state: GameState, side: str, units: tuple[str, ...]) -> list[str]:
         """The payment modes worth trying for ``units`` now."""
+        if self.free_action(state, side):
+            return ["card"]  # a Command Action card's free action (card #2)
         sts = [status_of(state.units[u]) for u in units]
         out = []
         if all(s != "spent" for s in sts):
@@ -192,6 +202,9 @@ class CohRuleset(
             return f"unknown payment {pay!r}; use one of {list(PAY_MODES)}"
         if isinstance(action, Pass):
             return None
+        pending = self.pending_card_problem(state, side, action)
+        if pending is not None:
+            return pending
         if isinstance(action, Spend):
             return None if self.pool(state, side) > 0 else "no activation pool is open"
         if isinstance(action, Stall):
@@ -231,12 +244,6 @@ class CohRuleset(
         units = tuple(getattr(action, "units", ()))
         return self.pay_problem(state, side, units, str(pay), int(cost))
 
-    def card_play_problem(self, state: GameState, side: str, a: PlayCard) -> str | None:
-        """Why a card may not be played (no card effects are playable yet)."""
-        if a.card not in state.decks.get(f"hand:{side}", ()):
-            return f"{a.card!r} is not in {side}'s hand (seed 003 §8.1)"
-        return f"card {a.card!r} cannot be played here"
-
     def legal_actions(self, state: GameState) -> list[Action]:
         """Every action the side to decide may take, in a stable order."""
         side = self.current_side(state)
@@ -245,13 +252,15 @@ class CohRuleset(
         if state.phase == "initiative":
             return list(self.bid_options(state))
         out: list[Action] = [Pass()]
-        if self.pool(state, side) > 0:
-            out += [Spend(), Stall("ap")]
-        if self.caps(state, side) >= 1:
-            out.append(Stall("command"))
+        if not self.free_action(state, side):
+            if self.pool(state, side) > 0:
+                out += [Spend(), Stall("ap")]
+            if self.caps(state, side) >= 1:
+                out.append(Stall("command"))
         out += self.move_options(state, side, self.pays)
         out += self.pivot_options(state, side, self.pays)
-        out += self.fire_options(state, side)
+        fires = self.fire_options(state, side)
+        out += fires
         out += self.rally_options(state, side)
         out += self.hide_options(state, side, self.pays)
         out += self.indirect_options(state, side)  # §12 (mortars.py)
@@ -259,6 +268,7 @@ class CohRuleset(
         out += self.flame_options(state, side)  # §19 (pioneers.py)
         out += self.hasty_options(state, side)  # §18 (fortifications.py)
         out += self.transport_options(state, side, self.pays)  # §17
+        out += self.card_options(state, side, fires)  # seed 003 §8
         return [a for a in out if self.vehicle_action_problem(state, a) is None]
 
     def fire_options(self, state: GameState, side: str) -> list[Action]:
@@ -394,6 +404,9 @@ class CohRuleset(
             self.do_hide(ctx, side, action)
         elif isinstance(action, Load | Unload):
             self.do_transport(ctx, side, action)
+        elif isinstance(action, PlayCard) and not self.do_play_card(ctx, side, action):
+            self.settle_cargo(ctx)
+            return  # a Command Action or Swift Action card: the turn goes on
         self.settle_cargo(ctx)  # units of destroyed vehicles (§17.1)
         self.check_annihilation(ctx)
         if not st.vars.get("over"):

@@ -106,6 +106,8 @@ class RoundSequence(Mixin):
                 + pool_change(f"ap:{side}", 0),
             )
         self.draw_cards(ctx, rnd)
+        if st.vars.get("over"):  # a Game Ends card was drawn (S1 card list)
+            return
         due = sorted(
             u.id
             for u in st.units.values()

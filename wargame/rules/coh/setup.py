@@ -10,7 +10,8 @@ Scenario keys this rule system adds (docs/rules/coh-2e.md):
 * ``[[sides]]``: ``caps`` (CAPs per round, §3.2), ``nation`` (``german`` /
   ``soviet``: the Soviets announce initiative CAPs first on a tie, §2.1),
   ``facing`` (default facing of the side's units, 0-5), ``cards`` (cards drawn
-  at the start), ``cards_per_round``;
+  at the start), ``cards_per_round``, ``weapon_cards`` (ids of the weapon
+  cards the side holds from the start, CoH 2e §8.4; seed 003 §8.2);
 * ``[[units]]``: ``hex``, ``facing`` (0-5: the hexside faced, an index of
   :data:`wargame.geo.hexgrid.AXIAL_DIRECTIONS`), ``hidden`` (seed 003 §10.0),
   ``carried_by`` (instead of a position: the vehicle of the side the unit
@@ -18,6 +19,7 @@ Scenario keys this rule system adds (docs/rules/coh-2e.md):
 * ``[rules]``: ``level_height_m`` (10-15 m per hill level, §11.0),
   ``first_initiative`` (who has the initiative in round 1), ``cards`` (the
   deck: every 2nd-edition card numbered at most this, seed 003 §8.1; 0 = none),
+  ``extra_cards`` (ids of event cards the firefight mixes into the deck, §8.3),
   ``stall_reveals`` (rule option: the seed reveals a hidden unit that stalls,
   the June 2012 printing does not);
 * ``[victory]``: ``kill_vp`` (VP per enemy unit destroyed, §2.5.1);
@@ -84,7 +86,7 @@ class Setup(Mixin):
     objectives: tuple[tuple[str, str, int, str | None], ...]
 
     SIDE_KEYS: ClassVar[frozenset[str]] = frozenset(
-        {"caps", "nation", "facing", "cards", "cards_per_round"}
+        {"caps", "nation", "facing", "cards", "cards_per_round", "weapon_cards"}
     )
 
     def _read_scenario(self) -> None:
@@ -331,13 +333,84 @@ class Setup(Mixin):
     def _read_cards(self, rules: Mapping[str, Any]) -> list[str]:
         from .cards import card_problem
 
+        problems: list[str] = []
         n = rules.get("cards", 0)
         self.card_limit = 0
         msg = card_problem(n)
         if msg is not None:
-            return [self.scenario.problem("rules.cards", msg)]
-        self.card_limit = int(n)
-        return []
+            problems.append(self.scenario.problem("rules.cards", msg))
+        else:
+            self.card_limit = int(n)
+        self.extra_cards: tuple[str, ...] = self._card_list(
+            "rules.extra_cards", rules.get("extra_cards", []), "event", None, problems
+        )
+        self.weapon_cards: dict[str, tuple[str, ...]] = {}
+        for i, raw in enumerate(self.scenario.sides):
+            sid = str(raw.get("id"))
+            self.weapon_cards[sid] = self._card_list(
+                f"sides[{i}].weapon_cards",
+                raw.get("weapon_cards", []),
+                "weapon",
+                self.nation.get(sid),
+                problems,
+            )
+        return problems
+
+    def _card_list(
+        self,
+        where: str,
+        raw: Any,
+        kind: str,
+        nation: str | None,
+        problems: list[str],
+    ) -> tuple[str, ...]:
+        """Card ids of one kind from a scenario list (bad ones reported)."""
+        from .cards import cards_by_id
+
+        s = self.scenario
+        if not isinstance(raw, list) or not all(isinstance(x, str) for x in raw):
+            problems.append(
+                s.problem(where, f"{shown(raw)} must be a list of card ids")
+            )
+            return ()
+        out = []
+        cat = cards_by_id()
+        for j, cid in enumerate(raw):
+            cd = cat.get(cid)
+            if cd is None:
+                import difflib
+
+                close = difflib.get_close_matches(cid, list(cat), n=1)
+                hint = f"; did you mean {close[0]!r}?" if close else ""
+                problems.append(
+                    s.problem(f"{where}[{j}]", f"unknown coh-2e card {cid!r}{hint}")
+                )
+            elif cd.type != kind:
+                problems.append(
+                    s.problem(
+                        f"{where}[{j}]",
+                        f"{cid!r} is a {cd.type} card; only {kind} cards go here "
+                        "(numbered action and bonus cards come with rules.cards)",
+                    )
+                )
+            elif cd.effect == "oba":
+                problems.append(
+                    s.problem(
+                        f"{where}[{j}]",
+                        f"{cid!r}: off-board artillery (CoH 2e §12.3) is not played "
+                        "by this engine yet",
+                    )
+                )
+            elif nation is not None and cd.nation not in (None, nation):
+                problems.append(
+                    s.problem(
+                        f"{where}[{j}]",
+                        f"{cid!r} is a {cd.nation} card; this side is {nation}",
+                    )
+                )
+            else:
+                out.append(cid)
+        return tuple(out)
 
     # ------------------------------------------------------------------ #
     def _build_initial(self) -> GameState:
