@@ -98,7 +98,7 @@ def test_policies_call_artillery_on_the_enemy_a_spotter_sees(name: str) -> None:
             None,
         ) or next(a for a in acts if isinstance(a, EndActivation))
         game.apply(nxt)
-    choice = get_policy(name).choose(decision_of(game))
+    choice = get_policy(name, ruleset="waw-classic").choose(decision_of(game))
     assert choice == CallSupport("arty", "K16", "A-HQ")
 
 
@@ -123,7 +123,8 @@ def test_policies_play_the_special_units_scenario_reproducibly(name: str) -> Non
         g = Game.from_scenario(
             special_scenario(),
             seed=7,
-            policies={"nato": get_policy(name), "pact": get_policy(name)},
+            policies={"nato": get_policy(name, ruleset="waw-classic"),
+                      "pact": get_policy(name, ruleset="waw-classic")},
         )
         g.run()
         return g

@@ -287,18 +287,18 @@ def test_a_save_is_versioned_json_with_scenario_seed_and_actions(
             "scenario: the stored scenario is invalid: turns: ",
         ),
         (
-            lambda d: _redigest({**d, "ruleset": "coh-2e"}),
-            "ruleset: 'coh-2e' does not match the stored scenario's 'waw-classic'",
+            lambda d: _redigest({**d, "ruleset": "fow-v3"}),
+            "ruleset: 'fow-v3' does not match the stored scenario's 'waw-classic'",
         ),
         (
             lambda d: _redigest(
                 {
                     **d,
-                    "ruleset": "coh-2e",
-                    "scenario": {**d["scenario"], "ruleset": "coh-2e"},
+                    "ruleset": "fow-v3",
+                    "scenario": {**d["scenario"], "ruleset": "fow-v3"},
                 }
             ),
-            "unknown ruleset 'coh-2e'; available: ",
+            "unknown ruleset 'fow-v3'; available: ",
         ),
         (
             lambda d: _redigest({**d, "actions": [{"type": "warp"}, *d["actions"]]}),
