@@ -585,11 +585,20 @@ class Combat(Mixin):
         st = ctx.state
         side = t.side
         enemy = self.other(side)
+        if t.attrs.get("hit"):
+            # The marker goes back to the pile: its kind stays the owner's secret.
+            ctx.emit(
+                "destroyed",
+                side=side,
+                unit=t.id,
+                detail="its hit marker goes back to the pile",
+                changes=unit_change(t.id, hit=None),
+                visible_to=(side,),
+            )
         ch = unit_change(
             t.id,
             strength="destroyed",
             status="spent",
-            hit=None,
             marker=None,
             marked=None,
         )
@@ -677,8 +686,16 @@ class Combat(Mixin):
                     "rally",
                     side=side,
                     unit=uid,
+                    detail="the marker goes back to the pile",
+                    changes=unit_change(uid, hit=None),
+                    visible_to=(side,),
+                )
+                ctx.emit(
+                    "rally",
+                    side=side,
+                    unit=uid,
                     result="rallied",
-                    changes=unit_change(uid, hit=None, marker=None, marked=None),
+                    changes=unit_change(uid, marker=None, marked=None),
                 )
             else:
                 ctx.emit("rally", side=side, unit=uid, result="failed")

@@ -297,13 +297,15 @@ class CohRuleset(
                     for h in self.board.within(lead.hex, int(ut.range or 0))
                     if h in suspect
                 ]
+            pays = self.pays(state, side, (lead.id,))
             for h in sorted(set(cands)):
-                for pay in self.pays(state, side, (lead.id,)):
+                # the check does not depend on the payment (no CAPs): once per hex
+                problem, cost = self.fire_problem(state, side, Fire((lead.id,), h))
+                if problem is not None:
+                    continue
+                for pay in pays:
                     a = Fire((lead.id,), h, pay)
-                    problem, cost = self.fire_problem(state, side, a)
-                    if problem is not None or self.pay_problem(
-                        state, side, a.units, pay, cost
-                    ):
+                    if self.pay_problem(state, side, a.units, pay, cost):
                         continue
                     out.append(a)
                     sup = tuple(
