@@ -298,7 +298,15 @@ class CohRuleset(
                     if h in suspect
                 ]
             pays = self.pays(state, side, (lead.id,))
+            narrow = (
+                lead.facing is not None and not ut.turret and not self.all_round(lead)
+            )
             for h in sorted(set(cands)):
+                if h != lead.hex and (
+                    (narrow and not self.board.in_arc(lead.hex, lead.facing, h))
+                    or not self.sight(state, lead.hex, h).clear
+                ):
+                    continue  # what fire_problem refuses, checked cheaply first
                 # the check does not depend on the payment (no CAPs): once per hex
                 problem, cost = self.fire_problem(state, side, Fire((lead.id,), h))
                 if problem is not None:
