@@ -27,8 +27,24 @@ from typing import Any
 
 from wargame.engine import Action, Decision, GameState
 
-from .actions import Fire, Hide, InitiativeBid, Move, Pass, Pivot, Rally, Spend, Stall
+from .actions import (
+    Fire,
+    Flame,
+    Hide,
+    IndirectFire,
+    InitiativeBid,
+    Move,
+    Pass,
+    Pivot,
+    Rally,
+    Spend,
+    Stall,
+)
 from .odds import fire_odds, rally_odds
+
+#: The attacks the players weigh alike (indirect mortar fire, §12.0, and
+#: flamethrowers, §19.1, through the same odds as fire).
+ATTACKS = (Fire, IndirectFire, Flame)
 
 __all__ = ["DoctrinePolicy", "GreedyPolicy"]
 
@@ -56,16 +72,17 @@ class _Scorer:
         ]
         self.objectives = sorted(self.rules.objective_hexes)
 
-    def fire_value(self, a: Fire) -> tuple[float, int]:
-        """Expected VP-weighted result of a fire action, and the best 2d6 need."""
+    def fire_value(self, a: Any) -> tuple[float, int]:
+        """Expected VP-weighted result of an attack, and the best 2d6 need."""
         v, r = self.view, self.rules
         lead = v.units[a.units[0]]
+        kw = r.attack_kwargs(r.resolved_attack(v, self.side, a))
         targets = [u for u in v.units_at(a.hex) if u.side != self.side and not u.hidden]
         best_need = 99
         value = 0.0
         for t in targets:
             fm = r.fire_math(
-                v, lead, t, supporters=r._supporters_for(v, a, t), tgt_hex=a.hex
+                v, lead, t, supporters=r._supporters_for(v, a, t), tgt_hex=a.hex, **kw
             )
             if fm is None:
                 continue
@@ -85,6 +102,8 @@ class _Scorer:
             (Move, r.move_problem),
             (Pivot, r.pivot_problem),
             (Fire, r.fire_problem),
+            (IndirectFire, r.indirect_problem),
+            (Flame, r.flame_problem),
             (Rally, r.rally_problem),
             (Hide, r.hide_problem),
         ):
@@ -136,7 +155,7 @@ class GreedyPolicy:
             return 0.01
         if isinstance(a, Spend | Stall):
             return -1.0
-        if isinstance(a, Fire):
+        if isinstance(a, ATTACKS):
             value, _ = s.fire_value(a)
             return value / s.cost(a) * 3 - pay_pen
         if isinstance(a, Rally):
@@ -194,7 +213,7 @@ class DoctrinePolicy:
         pay_rank = {"ap": 0, "opportunity": 1, "command": 2}
         fires = []
         for i, a in enumerate(acts):
-            if isinstance(a, Fire) and a.pay != "command":
+            if isinstance(a, ATTACKS) and a.pay != "command":
                 lead = v.units[a.units[0]]
                 ut = r.specs[lead.id].type
                 if lead.hex is None or r.board.distance(lead.hex, a.hex) > int(

@@ -360,8 +360,9 @@ class Combat(Mixin):
         if not sniper_hidden:
             self.reveal_actors(ctx, a.units, "fires")
         self.pay(ctx, side, a.units, a.pay, cost, "fire")
-        if a.card is not None:  # a bonus card played with the fire (§8.2)
-            self.play_bonus_card(ctx, side, a.card)
+        card = getattr(a, "card", None)  # mortar and flame attacks carry none
+        if card is not None:  # a bonus card played with the fire (§8.2)
+            self.play_bonus_card(ctx, side, card)
         self.reveal_marker(ctx, lead, "fire")
         cc = self.board.distance(lead.hex, a.hex) == 0
         if cc:

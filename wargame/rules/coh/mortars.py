@@ -119,13 +119,22 @@ class Mortars(Mixin):
         """Hexes a mortar may spot through (§12.0): within 2 hexes, in its clear
         LOS, without a seen enemy unit, other than its own hex."""
         assert mortar.hex is not None
-        return [
-            h
-            for h in self.board.within(mortar.hex, SPOTTER_REACH)
-            if h != mortar.hex
-            and not self.enemy_in(state, h, side)
-            and self.sight(state, mortar.hex, h).clear
-        ]
+        around = self.board.within(mortar.hex, SPOTTER_REACH)
+        held = frozenset(h for h in around if self.enemy_in(state, h, side))
+        key = (mortar.hex, held, tuple(map(tuple, state.vars.get("smoke") or ())))
+        cache: dict[Any, list[str]] = self.__dict__.setdefault("_spotters", {})
+        got = cache.get(key)
+        if got is None:
+            if len(cache) > 4096:
+                cache.clear()
+            got = cache[key] = [
+                h
+                for h in around
+                if h != mortar.hex
+                and h not in held
+                and self.sight(state, mortar.hex, h).clear
+            ]
+        return list(got)
 
     def best_spotter(
         self, state: GameState, side: str, mortar: Unit, target: str
@@ -343,9 +352,25 @@ class Mortars(Mixin):
         return None, int(ut.indirect_cost) + extra
 
     # -- options ------------------------------------------------------------ #
+    # ASSUMPTION (a choice of what to offer, not a rule; the checks accept any
+    # hex): the options are indirect fire at seen enemies within reach and at
+    # hexes that may hide enemies within normal range and within 3 hexes of an
+    # objective or a seen enemy; smoke at hexes of seen enemies, of own units
+    # and next to own units (screens).  Mortars reach most of a 50 m board, and
+    # every hex of it would drown the other choices.
+    def _near_interest(self, state: GameState, side: str) -> set[str]:
+        seen = {
+            x.hex
+            for x in state.units.values()
+            if x.side != side and not x.destroyed and x.hex and not x.hidden
+        }
+        out: set[str] = set()
+        for h in sorted(set(self.objective_hexes) | seen):
+            out.update(self.board.within(h, 3))
+        return out
+
     def _targets(self, state: GameState, side: str, u: Unit) -> list[str]:
-        """Hexes worth an attack: seen enemies within reach, and hexes that may
-        hide enemies within normal range (as :meth:`fire_options` offers)."""
+        """Hexes offered for an attack (see above)."""
         assert u.hex is not None
         ut = self.specs[u.id].type
         reach = int(ut.range or 0) * 2
@@ -357,47 +382,59 @@ class Mortars(Mixin):
         }
         out = {h for h in enemy if self.board.distance(u.hex, h) <= reach}
         if int(state.vars.get(f"hidden_count:{self.other(side)}", 0)) > 0:
+            interest = self._near_interest(state, side)
             near = {h for x in mine if x for h in self.board.within(x, 2)}
             out |= {
                 h
                 for h in self.board.within(u.hex, int(ut.range or 0))
-                if h not in mine
+                if h in interest
+                and h not in mine
                 and h not in enemy
                 and (h not in near or self.suspected(state, side, h))
             }
         return sorted(out)
 
     def indirect_options(self, state: GameState, side: str) -> list[IndirectFire]:
-        """Each mortar's indirect fire at each target, through the best spotter."""
+        """Each mortar's indirect fire at each offered target, through the best
+        spotting hex."""
         out: list[IndirectFire] = []
         for u in state.units.values():
             if u.side != side or u.destroyed or u.hex is None:
                 continue
             if self.specs[u.id].type.indirect_cost is None:
                 continue
+            pays = self.pays(state, side, (u.id,))
             for h in self._targets(state, side, u):
-                for pay in self.pays(state, side, (u.id,)):
-                    a = IndirectFire((u.id,), h, None, pay)
-                    if self.why_not(state, a) is None:
-                        out.append(a)
+                problem, cost = self.indirect_problem(
+                    state, side, IndirectFire((u.id,), h, None, "ap")
+                )
+                if problem is not None:
+                    continue
+                for pay in pays:
+                    if self.pay_problem(state, side, (u.id,), pay, cost) is None:
+                        out.append(IndirectFire((u.id,), h, None, pay))
         return out
 
     def smoke_options(self, state: GameState, side: str) -> list[SmokeFire]:
-        """Each smoke-capable unit's smoke at each hex it may smoke."""
+        """Each smoke-capable unit's smoke at each offered hex."""
         out: list[SmokeFire] = []
+        hexes: set[str] = set()
+        for x in state.units.values():
+            if x.destroyed or x.hex is None or (x.side != side and x.hidden):
+                continue
+            hexes.add(x.hex)
+            if x.side == side:
+                hexes.update(self.board.neighbors(x.hex))
         for u in state.units.values():
             if u.side != side or u.destroyed or u.hex is None:
                 continue
             if not self.may_fire_smoke(u.id):
                 continue
-            ut = self.specs[u.id].type
-            radius = 1 if self.places_smoke_by_hand(u.id) else int(ut.range or 0) * 2
             pays = self.pays(state, side, (u.id,))
-            for h in sorted(self.board.within(u.hex, radius)):
-                first = SmokeFire((u.id,), h, pays[0]) if pays else None
-                if first is None:
-                    continue
-                problem, cost = self.smoke_problem(state, side, first)
+            for h in sorted(hexes):
+                problem, cost = self.smoke_problem(
+                    state, side, SmokeFire((u.id,), h, "ap")
+                )
                 if problem is not None:
                     continue
                 for pay in pays:

@@ -327,7 +327,15 @@ class CohRuleset(
                 and s.hex is not None
                 and self.board.distance(s.hex, lead.hex) <= 1
             ]
+            narrow = (
+                lead.facing is not None and not ut.turret and not self.all_round(lead)
+            )
             for h in sorted(set(cands)):
+                if h != lead.hex and (
+                    (narrow and not self.board.in_arc(lead.hex, lead.facing, h))
+                    or not self.sight(state, lead.hex, h).clear
+                ):
+                    continue  # what fire_problem refuses, checked cheaply first
                 # the problem of a fire without CAPs does not depend on the payment
                 problem, cost = self.fire_problem(state, side, Fire((lead.id,), h))
                 if problem is not None:
