@@ -55,7 +55,7 @@ BACKWARDS_AP, PIVOT_AP = 1, 1
 #: At most two CAPs modify one roll (§3.2).
 MAX_CAPS_PER_ROLL = 2
 
-PHASES = ("setup", "initiative", "play", "over")
+PHASES = ("setup", "artillery", "initiative", "play", "over")
 EVENT_KINDS = (
     "round",
     "turn",
@@ -87,6 +87,7 @@ EVENT_KINDS = (
     "fortification",
     "obstacle",
     "mine",
+    "oba",
     "round_end",
     "game_end",
 )
@@ -205,3 +206,9 @@ class Mixin:
     after_pivot: Any
     _read_fortifications: Any
     _init_forts: Any
+    _read_oba: Any
+    _init_oba: Any
+    _land: Any
+    begin_plotting: Any
+    resolve_oba: Any
+    check_annihilation: Any

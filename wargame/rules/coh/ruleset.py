@@ -47,12 +47,14 @@ from .actions import (
     Pass,
     Pivot,
     PlayCard,
+    PlotArtillery,
     Rally,
     SmokeFire,
     Spend,
     Stall,
 )
 from .activation import Activation
+from .artillery import Artillery
 from .deck import Cards
 from .fire import Combat
 from .fortifications import Fortifications
@@ -79,6 +81,7 @@ class CohRuleset(
     Mortars,
     Pioneers,
     Fortifications,
+    Artillery,
     Hidden,
     Cards,
     Smoke,
@@ -108,7 +111,7 @@ class CohRuleset(
         "scenario": frozenset(
             {"objectives", "reinforcements", "victory", "rules", "fortifications"}
         ),
-        "sides": Setup.SIDE_KEYS,
+        "sides": Setup.SIDE_KEYS | {"oba"},
         "units": frozenset(
             {
                 "hex",
@@ -181,6 +184,10 @@ class CohRuleset(
             return self.bid_problem(state, action)
         if isinstance(action, InitiativeBid):
             return "no initiative roll is under way"
+        if state.phase == "artillery" or isinstance(action, PlotArtillery):
+            if not isinstance(action, PlotArtillery):
+                return "write down the artillery target first (§2.0, §12.3)"
+            return self.plot_problem(state, side, action)
         pay = getattr(action, "pay", None)
         if pay is not None and pay not in PAY_MODES:
             return f"unknown payment {pay!r}; use one of {list(PAY_MODES)}"
@@ -233,6 +240,8 @@ class CohRuleset(
             return []
         if state.phase == "initiative":
             return list(self.bid_options(state))
+        if state.phase == "artillery":
+            return list(self.plot_options(state))
         out: list[Action] = [Pass()]
         if self.pool(state, side) > 0:
             out += [Spend(), Stall("ap")]
@@ -348,6 +357,9 @@ class CohRuleset(
         st = ctx.state
         if isinstance(action, InitiativeBid):
             self.do_bid(ctx, action)
+            return
+        if isinstance(action, PlotArtillery):
+            self.do_plot(ctx, action)
             return
         side = str(self.current_side(st))
         if isinstance(action, Spend):
