@@ -135,6 +135,7 @@ class CohBoard:
         self._fvec = [self._facing_vec(f) for f in range(6)]
         self._los: dict[tuple[str, str], Sight] = {}
         self._paths: dict[tuple[str, str, float], list[str]] = {}
+        self._within: dict[tuple[str, int], list[str]] = {}
         self._smoke_key: tuple[tuple[str, int], ...] = ()
         self._smoke_los: dict[tuple[str, str], Sight] = {}
 
@@ -155,7 +156,15 @@ class CohBoard:
         return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
     def within(self, label: str, radius: int) -> list[str]:
-        """Playable hexes within ``radius`` of ``label`` (itself included)."""
+        """Playable hexes within ``radius`` of ``label`` (itself included;
+        cached, do not change the list)."""
+        key = (label, radius)
+        got = self._within.get(key)
+        if got is None:
+            got = self._within[key] = self._disc(label, radius)
+        return got
+
+    def _disc(self, label: str, radius: int) -> list[str]:
         q, r = self._axial[label]
         out = []
         for dq in range(-radius, radius + 1):

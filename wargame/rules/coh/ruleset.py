@@ -288,6 +288,7 @@ class CohRuleset(
                 and h not in enemy_hexes
                 and (h not in near or self.suspected(state, side, h))
             }
+        pays_of = {u.id: self.pays(state, side, (u.id,)) for u in mine}
         for lead in mine:
             ut = self.specs[lead.id].type
             if ut.fire_cost is None:
@@ -306,7 +307,7 @@ class CohRuleset(
                     for h in self.board.within(lead.hex, int(ut.range or 0))
                     if h in suspect
                 ]
-            pays = self.pays(state, side, (lead.id,))
+            pays = pays_of[lead.id]
             narrow = (
                 lead.facing is not None and not ut.turret and not self.all_round(lead)
             )
@@ -330,7 +331,7 @@ class CohRuleset(
                         for s in mine
                         if s.id != lead.id
                         and s.hex is not None
-                        and pay in self.pays(state, side, (s.id,))
+                        and pay in pays_of[s.id]
                         and self._support_problem(state, lead, s, h) is None
                     )
                     if sup:
