@@ -50,6 +50,11 @@ def scenario(
     return sc
 
 
+def rules(g: Game) -> Any:
+    """The coh-2e ruleset of a game (its rule methods, for the checks)."""
+    return g.ruleset
+
+
 def unit(uid: str, type_: str, side: str, hex_: str, **kw: Any) -> dict[str, Any]:
     return {"id": uid, "type": type_, "side": side, "hex": hex_, **kw}
 
@@ -64,7 +69,7 @@ MORTAR = unit("m", "de_mortar_8cm", "german", "R3", facing=5)
 # -- §12.0 indirect fire ------------------------------------------------------ #
 def test_indirect_fire_through_a_spotting_hex() -> None:
     g = game([MORTAR, unit("r", "su_rifles_41", "soviet", "Q11")])
-    r, st = g.ruleset, g.state
+    r, st = rules(g), g.state
     assert "no line of sight" in r.why_not(st, Fire(("m",), "Q11"))
     a = IndirectFire(("m",), "Q11")
     assert r.why_not(st, a) is None
@@ -94,7 +99,7 @@ def test_indirect_fire_needs_an_indirect_cost_and_the_arc() -> None:
             unit("r", "su_rifles_41", "soviet", "Q11"),
         ]
     )
-    r, st = g.ruleset, g.state
+    r, st = rules(g), g.state
     assert "no indirect fire cost" in r.why_not(st, IndirectFire(("m5",), "Q11"))
     st.units["m"].facing = 2  # turned north: the hamlet is behind it
     assert "arc" in r.why_not(st, IndirectFire(("m",), "Q11"))
@@ -108,7 +113,7 @@ def test_he_hits_the_flank_and_air_bursts_in_heavy_woods() -> None:
             unit("w", "su_rifles_41", "soviet", "O8"),  # heavy woods
         ]
     )
-    r, st = g.ruleset, g.state
+    r, st = rules(g), g.state
     w = st.units["w"]
     w.facing = next(f for f in range(6) if r.board.in_arc("O8", f, "R5"))
     mortar = r.fire_math(st, st.units["m"], w, at="R3")
@@ -154,7 +159,7 @@ def test_smoke_blocks_sight_at_two_and_adds_dms() -> None:
             unit("r", "su_rifles_41", "soviet", "Q12"),
         ]
     )
-    r, st = g.ruleset, g.state
+    r, st = rules(g), g.state
     b = r.board
     a, c = _pair_through(b, "S5")
     st.vars["smoke"] = (("S5", 2),)
@@ -189,7 +194,7 @@ def test_mortar_and_pioneer_smoke() -> None:
             unit("r", "su_rifles_41", "soviet", "Q11"),
         ]
     )
-    r, st = g.ruleset, g.state
+    r, st = rules(g), g.state
     assert r.smoke_problem(st, "german", SmokeFire(("m",), "Q11")) == (None, 4)
     assert r.smoke_problem(st, "german", SmokeFire(("p",), "S3")) == (None, 2)
     assert "one hex away" in str(r.why_not(st, SmokeFire(("p",), "S5")))
@@ -199,7 +204,7 @@ def test_mortar_and_pioneer_smoke() -> None:
 
 
 def test_partisans_pioneers_have_no_flamethrower_or_smoke() -> None:
-    r = Game.from_scenario("coh_partisans", seed=1).ruleset
+    r = rules(Game.from_scenario("coh_partisans", seed=1))
     assert not r.may_fire_smoke("de-pioneers") and not r.has_flamethrower("de-pioneers")
 
 
@@ -211,7 +216,7 @@ def test_flamethrower_ignores_every_defence_modifier() -> None:
             unit("r", "su_rifles_41", "soviet", "O11", hasty=True),  # stone + hasty
         ]
     )
-    r, st = g.ruleset, g.state
+    r, st = rules(g), g.state
     assert r.board.distance("P10", "O11") == 1
     a = Flame(("p",), "O11")
     assert r.why_not(st, a) is None
@@ -234,11 +239,11 @@ def test_off_board_artillery_is_plotted_secretly_and_lands_next_round() -> None:
     )
     st = g.state
     assert st.phase == "artillery" and g.current_side == "german"
-    assert "no spotter" in str(g.ruleset.why_not(st, PlotArtillery("A20")))
+    assert "no spotter" in str(rules(g).why_not(st, PlotArtillery("A20")))
     assert PlotArtillery("Q11") in g.legal_actions()
     g.apply(PlotArtillery("Q11"))
     assert g.state.decks["oba:german"] == ("1:Q11",)
-    assert g.ruleset.view(g.state, "soviet").decks["oba:german"] == ("?",)
+    assert rules(g).view(g.state, "soviet").decks["oba:german"] == ("?",)
     assert g.state.phase == "play"
     g.apply(Pass())
     g.apply(Pass())
@@ -263,7 +268,7 @@ def test_hidden_village_validates_and_hides_its_defenders() -> None:
     g = Game.from_scenario(sc, seed=0)
     hidden = {u.id for u in g.state.units.values() if u.hidden}
     assert {"su-sniper", "su-maxim"} <= hidden
-    view = g.ruleset.view(g.state, "german")
+    view = rules(g).view(g.state, "german")
     assert not hidden & view.units.keys()
     assert view.decks["mines:soviet"] == ("?",)
     assert g.state.units["su-rifles-3"].attrs.get("trench")
