@@ -8,7 +8,7 @@ from typing import Any
 
 from wargame.engine import Game, check_scenario, load_scenario
 from wargame.rules.coh.actions import Fire, HastyDefence, Move, Pivot
-from wargame.rules.coh.fortifications import MINE_HIT
+from wargame.rules.coh.mines import MINE_HIT
 
 WINDOW = {"place": "Niederetscheid", "width_m": 1200, "height_m": 1000}
 

@@ -204,6 +204,9 @@ class Mixin:
     on_enter: Any
     lose_hasty: Any
     after_pivot: Any
+    forts: Any
+    is_pioneer: Any
+    mines_go_off: Any
     _read_fortifications: Any
     _init_forts: Any
     _read_oba: Any

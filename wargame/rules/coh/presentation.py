@@ -82,6 +82,8 @@ class Presentation(Mixin):
             markers.append(f"facing {unit.facing}")
         if unit.attrs.get("hasty"):
             markers.append("hasty defence")
+        if unit.attrs.get("trench"):
+            markers.append("in a trench")
         return UnitLook(
             self._symbol(unit.id),
             None,

@@ -59,6 +59,7 @@ from .deck import Cards
 from .fire import Combat
 from .fortifications import Fortifications
 from .hidden import Hidden
+from .mines import Mines
 from .mortars import Mortars
 from .movement import Movement
 from .odds_cli import OddsCommand
@@ -81,6 +82,7 @@ class CohRuleset(
     Mortars,
     Pioneers,
     Fortifications,
+    Mines,
     Artillery,
     Hidden,
     Cards,
