@@ -62,7 +62,7 @@ BACKWARDS_AP, PIVOT_AP = 1, 1
 #: At most two CAPs modify one roll (§3.2).
 MAX_CAPS_PER_ROLL = 2
 
-PHASES = ("setup", "initiative", "play", "over")
+PHASES = ("setup", "artillery", "initiative", "play", "over")
 EVENT_KINDS = (
     "round",
     "turn",
@@ -94,6 +94,7 @@ EVENT_KINDS = (
     "fortification",
     "obstacle",
     "mine",
+    "oba",
     "round_end",
     "game_end",
     "immobilisation",
@@ -213,6 +214,9 @@ class Mixin:
     on_enter: Any
     lose_hasty: Any
     after_pivot: Any
+    forts: Any
+    is_pioneer: Any
+    mines_go_off: Any
     _read_fortifications: Any
     _init_forts: Any
     # vehicles and transport (.vehicles, .transport)
@@ -242,3 +246,8 @@ class Mixin:
     fire_card_problem: Any
     fire_card_fp: Any
     play_bonus_card: Any
+    _read_oba: Any
+    _init_oba: Any
+    begin_plotting: Any
+    resolve_oba: Any
+    check_annihilation: Any

@@ -42,6 +42,7 @@ __all__ = [
     "Pass",
     "Pivot",
     "PlayCard",
+    "PlotArtillery",
     "Rally",
     "SmokeFire",
     "Spend",
@@ -250,6 +251,16 @@ class PlayCard(Action):
     pay: str | None = None
 
 
+@dataclass(frozen=True)
+class PlotArtillery(Action):
+    """Write down the off-board artillery's target hex for the next pre-round
+    (CoH 2e §12.3); ``hex`` ``None``: no strike plotted this round."""
+
+    type = "plot_artillery"
+    hex: str | None = None
+    smoke: bool = False
+
+
 ACTION_TYPES: dict[str, type[Action]] = {
     c.type: c
     for c in (
@@ -269,5 +280,6 @@ ACTION_TYPES: dict[str, type[Action]] = {
         HastyDefence,
         Load,
         Unload,
+        PlotArtillery,
     )
 }

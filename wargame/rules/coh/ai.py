@@ -36,6 +36,7 @@ from .actions import (
     Move,
     Pass,
     Pivot,
+    PlotArtillery,
     Rally,
     Spend,
     Stall,
@@ -129,6 +130,31 @@ class _Scorer:
         return int(self.rules.board.distance(h, goal))
 
 
+def plot_choice(decision: Decision) -> Action:
+    """Off-board artillery (CoH 2e §12.3): the HE plot whose seven hexes hold
+    the most seen enemy units, each own unit there counting -2; none when no
+    plot scores above 0 (ASSUMPTION: both players plot alike)."""
+    rules: Any = decision.rules
+    view, side = decision.state, decision.side
+    best: Action = decision.legal_actions[0]
+    top = 0
+    for a in decision.legal_actions:
+        if not isinstance(a, PlotArtillery) or a.hex is None or a.smoke:
+            continue
+        pattern = {a.hex, *rules.board.neighbors(a.hex)}
+        score = 0
+        for u in view.units.values():
+            if u.destroyed or u.hex not in pattern:
+                continue
+            if u.side == side:
+                score -= 2
+            elif not u.hidden:
+                score += 1
+        if score > top:
+            best, top = a, score
+    return best
+
+
 class GreedyPolicy:
     """Expected result per AP from the exact odds (module docstring)."""
 
@@ -137,6 +163,8 @@ class GreedyPolicy:
         acts = list(decision.legal_actions)
         if isinstance(acts[0], InitiativeBid):
             return acts[0]
+        if isinstance(acts[0], PlotArtillery):
+            return plot_choice(decision)
         s = _Scorer(decision)
         posture = s.rules.scenario.posture(s.side) or "attack"
         goal = s.goal()
@@ -196,6 +224,8 @@ class DoctrinePolicy:
         acts = list(decision.legal_actions)
         if isinstance(acts[0], InitiativeBid):
             return acts[0]
+        if isinstance(acts[0], PlotArtillery):
+            return plot_choice(decision)
         s = _Scorer(decision)
         r, v = s.rules, s.view
         mine = [

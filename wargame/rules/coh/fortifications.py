@@ -27,8 +27,9 @@ blocks LOS.
   command move that cannot pay still pays its announced cost; hidden moves
   ignore the wire (seed 003 §10.1: every other move modifier is ignored).
 * Trenches, wire and +2 smoke negate open-terrain bonus moves (§13, §14.1).
-* **Mines** (§18.3.3): a unit entering a mined hex, or taking an action in it
-  other than fire, rally or spotting (here: pivot, hasty defence), is attacked:
+* **Mines** (§18.3.3, :mod:`.mines`): a unit entering a mined hex, or taking an
+  action in it other than fire, rally or spotting (here: pivot, hasty defence),
+  is attacked:
   the owner rolls 2d6, 8 or more hits, no DMs.  ASSUMPTION: the owner adds no
   CAPs; a hit is a hit marker (a second hit destroys), never an outright kill.
   Pioneers reveal hidden mines they enter and are not attacked (§19.0;
@@ -49,7 +50,6 @@ from typing import Any
 from wargame.engine import (
     GameState,
     RuleContext,
-    deck_change,
     locate_hex,
     unit_change,
     var_change,
@@ -59,14 +59,12 @@ from wargame.engine.scenario import shown
 from ._core import Mixin
 from .actions import HastyDefence, Move
 
-__all__ = ["FORT_KINDS", "HASTY_COST", "MINE_HIT", "Fortifications"]
+__all__ = ["FORT_KINDS", "HASTY_COST", "Fortifications"]
 
 FORT_KINDS = ("trench", "wire", "roadblock", "mine")
 FORT_KEYS = frozenset({"kind", "hex", "lonlat", "place", "side", "hidden", "note"})
 #: A hasty defence costs 7 AP (§18.1.3).
 HASTY_COST = 7
-#: A mine hits on 2d6 >= 8 (§18.3.3).
-MINE_HIT = 8
 #: What counts as water for hasty defences and trenches (ASSUMPTION: streams too).
 WATER = ("stream", "deep_water")
 _WORDS = {"wire": "barbed wire", "roadblock": "road block", "trench": "trench"}
@@ -409,7 +407,7 @@ class Fortifications(Mixin):
                 detail="a tracked vehicle crushes the wire (§18.3.1)",
                 changes=var_change(forts=left or None),
             )
-        self._mines(ctx, uid, h)
+        self.mines_go_off(ctx, uid, h)
 
     def after_pivot(self, ctx: RuleContext, units: Sequence[str]) -> None:
         """A pivot removes hasty defences and sets off mines (§18.1.3, §18.3.3)."""
@@ -417,88 +415,7 @@ class Fortifications(Mixin):
         for uid in units:
             u = ctx.state.units[uid]
             if not u.destroyed and u.hex is not None:
-                self._mines(ctx, uid, u.hex)
-
-    # -- mines ---------------------------------------------------------------- #
-    def _mines(self, ctx: RuleContext, uid: str, h: str) -> None:
-        st = ctx.state
-        found = [(o, False) for k, x, o in self.forts(st) if k == "mine" and x == h]
-        found += [(s, True) for s in self.sides if h in st.decks.get(f"mines:{s}", ())]
-        for owner, hidden in found:
-            u = st.units[uid]
-            if u.destroyed:
-                return
-            if hidden and not u.hidden:
-                self._reveal_mine(ctx, owner, h, f"{u.name} comes upon it")
-                hidden = False
-            if self.is_pioneer(uid):
-                ctx.emit(
-                    "mine",
-                    side=u.side,
-                    unit=uid,
-                    hex_to=h,
-                    detail="pioneers do not set off mines (§19.0)",
-                    visible_to=(u.side,) if u.hidden else None,
-                )
-                continue
-            self._mine_attack(ctx, uid, h, owner, hidden)
-
-    def _reveal_mine(self, ctx: RuleContext, owner: str, h: str, why: str) -> None:
-        st = ctx.state
-        left = [x for x in st.decks.get(f"mines:{owner}", ()) if x != h]
-        ctx.emit(
-            "mine",
-            side=owner,
-            detail="a hidden mine leaves the written list",
-            changes=deck_change(f"mines:{owner}", left),
-            visible_to=(owner,),
-        )
-        ctx.emit(
-            "mine",
-            side=owner,
-            hex_to=h,
-            result="mine revealed",
-            detail=f"a hidden mine at {h}: {why} (§18.3.3)",
-            changes=var_change(forts=(*self.forts(st), ("mine", h, owner))),
-        )
-
-    def _mine_attack(
-        self, ctx: RuleContext, uid: str, h: str, owner: str, hidden_mine: bool
-    ) -> None:
-        st = ctx.state
-        u = st.units[uid]
-        vis = (u.side,) if u.hidden else None
-        dice = ctx.roll(
-            2,
-            kind="mine",
-            side=owner,
-            target=uid,
-            hex_to=h,
-            needed=MINE_HIT,
-            detail="a mine attacks: 2d6, 8 or more hits; no DMs (§18.3.3)",
-            visible_to=vis,
-        )
-        total = sum(dice)
-        if total < MINE_HIT:
-            ctx.emit(
-                "mine",
-                side=owner,
-                target=uid,
-                hex_to=h,
-                result="miss",
-                detail=f"{total} < {MINE_HIT}: no hit",
-                visible_to=vis,
-            )
-            return
-        if u.hidden:
-            self.reveal_hex(ctx, h, u.side, "is hit by a mine (§18.3.3)")
-        if hidden_mine:
-            self._reveal_mine(ctx, owner, h, "it goes off")
-        t = st.units[uid]
-        if t.attrs.get("marked"):
-            self.destroy(ctx, t, f"a mine hits ({total}) a hit unit (§7.5, §18.3.3)")
-        else:
-            self.draw_marker(ctx, t, f"mine: {total} >= {MINE_HIT}, hit (§18.3.3)")
+                self.mines_go_off(ctx, uid, u.hex)
 
     # -- hasty defence -------------------------------------------------------- #
     def hasty_problem(
@@ -560,4 +477,4 @@ class Fortifications(Mixin):
         for uid in a.units:
             u = st.units[uid]
             if not u.destroyed and u.hex is not None:
-                self._mines(ctx, uid, u.hex)
+                self.mines_go_off(ctx, uid, u.hex)

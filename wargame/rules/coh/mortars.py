@@ -122,7 +122,7 @@ class Mortars(Mixin):
         around = self.board.within(mortar.hex, SPOTTER_REACH)
         held = frozenset(h for h in around if self.enemy_in(state, h, side))
         key = (mortar.hex, held, tuple(map(tuple, state.vars.get("smoke") or ())))
-        cache: dict[Any, list[str]] = self.__dict__.setdefault("_spotters", {})
+        cache: dict[Any, list[str]] = self.__dict__.setdefault("_spotter_cache", {})
         got = cache.get(key)
         if got is None:
             if len(cache) > 4096:

@@ -23,6 +23,7 @@ from .actions import (
     Pass,
     Pivot,
     PlayCard,
+    PlotArtillery,
     Rally,
     SmokeFire,
     Spend,
@@ -90,6 +91,8 @@ class Presentation(Mixin):
             markers.append("immobilised")  # §14.5
         if unit.attrs.get("bogged") == state.turn:
             markers.append("bogged down")
+        if unit.attrs.get("trench"):
+            markers.append("in a trench")
         return UnitLook(
             self._symbol(unit.id),
             None,
@@ -202,6 +205,11 @@ class Presentation(Mixin):
             caps = f" +{action.caps} CAP" if action.caps else ""
             who = names(action.units)
             return f"{who} fires its flamethrower at {action.hex}{caps}{pay}"
+        if isinstance(action, PlotArtillery):
+            if action.hex is None:
+                return "plot no artillery this round"
+            what = "smoke" if action.smoke else "artillery"
+            return f"plot {what} on {action.hex} for the next pre-round"
         if isinstance(action, HastyDefence):
             return f"{names(action.units)} prepares a hasty defence{pay}"
         if isinstance(action, Rally):

@@ -48,6 +48,7 @@ from .actions import (
     Pass,
     Pivot,
     PlayCard,
+    PlotArtillery,
     Rally,
     SmokeFire,
     Spend,
@@ -55,11 +56,13 @@ from .actions import (
     Unload,
 )
 from .activation import Activation
+from .artillery import Artillery
 from .card_play import CardPlay
 from .deck import Cards
 from .fire import Combat
 from .fortifications import Fortifications
 from .hidden import Hidden
+from .mines import Mines
 from .mortars import Mortars
 from .movement import Movement
 from .odds_cli import OddsCommand
@@ -87,6 +90,8 @@ class CohRuleset(
     Fortifications,
     Vehicles,
     Transport,
+    Mines,
+    Artillery,
     Hidden,
     Cards,
     Smoke,
@@ -116,7 +121,7 @@ class CohRuleset(
         "scenario": frozenset(
             {"objectives", "reinforcements", "victory", "rules", "fortifications"}
         ),
-        "sides": Setup.SIDE_KEYS,
+        "sides": Setup.SIDE_KEYS | {"oba"},
         "units": frozenset(
             {
                 "hex",
@@ -197,6 +202,10 @@ class CohRuleset(
             return self.bid_problem(state, action)
         if isinstance(action, InitiativeBid):
             return "no initiative roll is under way"
+        if state.phase == "artillery" or isinstance(action, PlotArtillery):
+            if not isinstance(action, PlotArtillery):
+                return "write down the artillery target first (§2.0, §12.3)"
+            return self.plot_problem(state, side, action)
         pay = getattr(action, "pay", None)
         if pay is not None and pay not in PAY_MODES:
             return f"unknown payment {pay!r}; use one of {list(PAY_MODES)}"
@@ -251,6 +260,8 @@ class CohRuleset(
             return []
         if state.phase == "initiative":
             return list(self.bid_options(state))
+        if state.phase == "artillery":
+            return list(self.plot_options(state))
         out: list[Action] = [Pass()]
         if not self.free_action(state, side):
             if self.pool(state, side) > 0:
@@ -301,6 +312,7 @@ class CohRuleset(
                 and h not in enemy_hexes
                 and (h not in near or self.suspected(state, side, h))
             }
+        pays_of = {u.id: self.pays(state, side, (u.id,)) for u in mine}
         for lead in mine:
             ut = self.specs[lead.id].type
             if ut.fire_cost is None:
@@ -319,7 +331,7 @@ class CohRuleset(
                     for h in self.board.within(lead.hex, int(ut.range or 0))
                     if h in suspect
                 ]
-            lead_pays = self.pays(state, side, (lead.id,))
+            lead_pays = pays_of[lead.id]
             beside = [
                 s
                 for s in mine
@@ -350,7 +362,7 @@ class CohRuleset(
                         continue
                     out.append(Fire((lead.id,), h, pay))
                     sup = tuple(
-                        s.id for s in sup_all if pay in self.pays(state, side, (s.id,))
+                        s.id for s in sup_all if pay in pays_of[s.id]
                     )
                     if sup:
                         g = Fire((lead.id, *sup), h, pay)
@@ -376,6 +388,9 @@ class CohRuleset(
         st = ctx.state
         if isinstance(action, InitiativeBid):
             self.do_bid(ctx, action)
+            return
+        if isinstance(action, PlotArtillery):
+            self.do_plot(ctx, action)
             return
         side = str(self.current_side(st))
         if isinstance(action, Spend):

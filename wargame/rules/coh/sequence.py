@@ -52,6 +52,9 @@ class RoundSequence(Mixin):
             if st.phase == "initiative" and not st.vars.get("bidder"):
                 self._roll_initiative(ctx)
                 continue
+            if st.phase == "artillery" and not st.vars.get("plotter"):
+                self.finish_pre_round(ctx, st.turn)
+                continue
             if st.phase == "play" and int(st.vars.get("passes", 0)) >= 2:
                 self._end_round(ctx)
                 continue
@@ -63,6 +66,8 @@ class RoundSequence(Mixin):
             return None
         if state.phase == "initiative":
             return state.vars.get("bidder")
+        if state.phase == "artillery":
+            return state.vars.get("plotter")
         return state.vars.get("side")
 
     # -- pre-round -------------------------------------------------------- #
@@ -107,6 +112,18 @@ class RoundSequence(Mixin):
             )
         self.draw_cards(ctx, rnd)
         if st.vars.get("over"):  # a Game Ends card was drawn (S1 card list)
+            return
+        if self.begin_plotting(ctx, rnd):  # OBA targets (§2.0, §12.3)
+            return
+        self.finish_pre_round(ctx, rnd)
+
+    def finish_pre_round(self, ctx: RuleContext, rnd: int) -> None:
+        """The pre-round after the artillery targets: last round's strikes,
+        reinforcements, initiative (§2.0)."""
+        st = ctx.state
+        self.resolve_oba(ctx, rnd)
+        self.check_annihilation(ctx)
+        if st.vars.get("over"):
             return
         due = sorted(
             u.id

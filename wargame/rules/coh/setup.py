@@ -168,6 +168,7 @@ class Setup(Mixin):
         problems += self._read_units(side_facing)
         problems += self._read_fortifications()  # CoH 2e §18 (fortifications.py)
         problems += self.read_riders()  # riders on their vehicles (§17.0)
+        problems += self._read_oba()  # CoH 2e §12.3 (artillery.py)
         problems += self._read_objectives()
         problems += self._read_cards(rules)
         if problems:
@@ -450,6 +451,7 @@ class Setup(Mixin):
         st.vars["passes"] = 0
         st.vars["turn_no"] = 0
         self._init_forts(st)
+        self._init_oba(st)
         return st
 
     def can_stand(self, label: str, ut: UnitType) -> bool:
