@@ -12,8 +12,8 @@ import urllib.request
 
 import pytest
 
-from wargame import cli
 from wargame.cli import REPO, classroom_argv, main
+from wargame.cli import servers as cli
 
 
 class Exec(Exception):

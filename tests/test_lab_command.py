@@ -13,7 +13,7 @@ import urllib.request
 
 import pytest
 
-from wargame.cli import REPO, main
+from wargame.cli import REPO, lab_argv, main
 
 
 def _free_port() -> int:
@@ -64,7 +64,8 @@ def test_wargame_lab_serves_the_quickstart_notebook_on_loopback(tmp_path):
                 break
         assert url, "JupyterLab never printed its URL"
         assert f"127.0.0.1:{port}" in url
-        api = f"http://127.0.0.1:{port}/api/contents/01_quickstart.ipynb"
+        # the file browser's root is the checkout: notebooks, scenarios and docs
+        api = f"http://127.0.0.1:{port}/api/contents/notebooks/01_quickstart.ipynb"
         # the URL is printed a moment before the socket accepts: retry briefly
         for _ in range(60):
             try:
@@ -88,6 +89,21 @@ def test_wargame_lab_serves_the_quickstart_notebook_on_loopback(tmp_path):
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait(5)
+
+
+def test_wargame_lab_opens_the_quickstart_with_the_checkout_as_root():
+    cmd = lab_argv(no_browser=True)
+    assert f"--ServerApp.root_dir={REPO}" in cmd
+    # the quick start opens instead of the Launcher
+    assert "--ServerApp.default_url=/lab/tree/notebooks/01_quickstart.ipynb" in cmd
+    assert "--ServerApp.ip=127.0.0.1" in cmd
+    other = lab_argv("notebooks/classroom.ipynb")
+    assert "--ServerApp.default_url=/lab/tree/notebooks/classroom.ipynb" in other
+
+
+def test_wargame_lab_bad_port_exits_2(capsys):
+    assert main(["lab", "--port", "70000", "--no-browser"]) == 2
+    assert "--port must be between 1 and 65535" in capsys.readouterr().err
 
 
 def test_wargame_lab_with_a_missing_notebook_exits_2(capsys):

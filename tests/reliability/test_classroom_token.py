@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from wargame import cli
 from wargame.cli import NO_TOKEN_WARNING, REPO, TOKEN_ENV, main
+from wargame.cli import servers as cli
 
 NO_KERNEL = "/api/kernels/00000000-0000-0000-0000-000000000000"
 URL_LINE = re.compile(r"^wargame classroom: open (http://127\.0\.0\.1:(\d+)/\S*)$")
