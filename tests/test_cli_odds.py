@@ -84,3 +84,26 @@ def test_odds_of_a_rule_system_lists_its_own_options_and_refuses_unknown_ones(ca
     assert "unrecognized arguments: --bogus" in capsys.readouterr().err
     assert main(["odds", "fow", "--list"]) == 2
     assert "rule systems with odds: coh-2e, waw-classic" in capsys.readouterr().err
+
+
+def test_odds_says_which_weapon_and_range_band_it_used(capsys):
+    argv = ["odds", "waw-classic", "--attacker", "t72", "--target", "tow_jeep"]
+    assert main([*argv, "--range", "6", "--terrain", "woods"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].startswith("weapon: AP firepower, 4 dice hitting on 5+")
+    assert "normal range (WaW 6.1.1: to-hit +0)" in lines[1]
+
+
+def test_odds_weapon_option_picks_the_firepower(capsys):
+    argv = ["odds", "waw-classic", "--attacker", "t72", "--target", "tow_jeep"]
+    assert main([*argv, "--range", "6", "--weapon", "he"]) == 0
+    out = capsys.readouterr().out
+    assert "weapon: HE firepower, 2 dice" in out
+    # two HE dice: at most 2 net hits, so no row for 3
+    assert "\n3 " not in out.split("P(result)")[0]
+
+
+def test_odds_weapon_the_target_cannot_take_exits_2(capsys):
+    argv = ["odds", "waw-classic", "--attacker", "t72", "--target", "tow_jeep"]
+    assert main([*argv, "--range", "6", "--weapon", "aa"]) == 2
+    assert "AA fire cannot be used against" in capsys.readouterr().err

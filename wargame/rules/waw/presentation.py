@@ -31,7 +31,7 @@ from wargame.engine.present import Panel, PanelItem, PanelSection, Reach, UnitLo
 from wargame.engine.scenario import objective_id
 
 from .catalog import get_unit, terrain_chart, unit_catalog
-from .combat import IllegalFireError, RangeBand, range_band, rule_range
+from .combat import IllegalFireError, RangeBand, plan_fire, range_band, rule_range
 from .unit_attrs import carried_by, disrupted, ops_complete
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -261,6 +261,12 @@ class _Presentation:
         parser.add_argument(
             "--leadership", type=int, default=0, help="HQ leadership added"
         )
+        parser.add_argument(
+            "--weapon",
+            choices=["ap", "he", "aa", "assault"],
+            help="which firepower: ap, he, aa or assault (default: the one the "
+            "rules pick for this target, WaW 6.1)",
+        )
         parser.add_argument("--list", action="store_true", help="list unit type ids")
 
     @classmethod
@@ -299,7 +305,21 @@ class _Presentation:
             )
         if args.range < 0:
             raise ValueError(f"--range must be >= 0 hexes, not {args.range}")
-        kw = {"moving": args.moving, "leadership": args.leadership}
+        kw = {
+            "moving": args.moving,
+            "leadership": args.leadership,
+            "kind": getattr(args, "weapon", None),
+        }
+        try:
+            plan = plan_fire(
+                args.attacker,
+                args.target,
+                range_hexes=args.range,
+                terrain=args.terrain,
+                **kw,
+            )
+        except IllegalFireError as exc:
+            raise ValueError(str(exc)) from None
         hits = odds(args.attacker, args.target, args.range, args.terrain, **kw)
         results = result_odds(
             args.attacker, args.target, args.range, args.terrain, **kw
@@ -308,10 +328,18 @@ class _Presentation:
         table = pd.DataFrame({"P(net hits)": hits})
         table["P(at least)"] = hits[::-1].cumsum()[::-1]
         fmt = lambda v: f"{v:7.4f}"  # noqa: E731
+        f = plan.fire
+        mods = ", ".join(f"{why} {m:+d}" for why, m in f.to_hit_modifiers)
         return "\n".join(
             [
                 f"{a.name} fires at {t.name} at {args.range} hexes, target in "
                 f"{args.terrain}{', firer moving' if args.moving else ''}",
+                f"weapon: {plan.kind.value.upper()} firepower, {f.printed_firepower} "
+                f"dice hitting on {f.printed_to_hit}+ as printed; "
+                f"{plan.band.value} range (WaW 6.1.1: to-hit "
+                f"{plan.band.to_hit_modifier:+d})",
+                f"rolled: {f.firepower} dice hitting on {f.to_hit}+"
+                + (f" ({mods})" if mods else ""),
                 table.to_string(float_format=fmt),
                 "",
                 results.to_frame("P(result)").to_string(float_format=fmt),
