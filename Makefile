@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.wargame-installed
 PYTEST_ARGS ?=
 
-.PHONY: help venv lab lab-headless classroom test lint typecheck unit notebooks fuzz bench bench-los map clean
+.PHONY: help venv lab lab-headless classroom test lint typecheck unit notebooks docs fuzz bench bench-los map clean
 
 help:
 	@echo "make lab        create/refresh .venv and open JupyterLab on notebooks/01_quickstart.ipynb"
@@ -14,6 +14,7 @@ help:
 	@echo "make classroom HEADLESS=1 PORT=8866   same, without a browser, on a fixed port"
 	@echo "make test       create/refresh .venv and run the whole test suite"
 	@echo "make fuzz       the long property-based search (>= 100,000 generated inputs)"
+	@echo "make docs       build the documentation site into build/site (strict)"
 	@echo "make bench      run the benchmarks (figures for the README)"
 	@echo "make map        rebuild maps/rhine-remagen from ../shared/geodata"
 
@@ -41,10 +42,16 @@ unit: $(STAMP)
 notebooks: $(STAMP)
 	$(BIN)/python -m pytest --nbmake --nbmake-timeout=300 notebooks $(PYTEST_ARGS)
 
+# the documentation site into build/site; --strict: a broken link or a docstring
+# griffe cannot parse fails the build
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
+
 test: $(STAMP)
 	@scripts/system-deps.sh
 	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory typecheck
+	$(MAKE) --no-print-directory docs
 	$(MAKE) --no-print-directory unit
 	$(MAKE) --no-print-directory notebooks
 

@@ -646,8 +646,10 @@ def line_of_sight(
 
     Args:
         terrain: the terrain (``terrain_of_map(m)`` for a map).
-        a, b: hex labels (their centres) or ``(x, y)`` in map metres.
-        observer_height_m, target_height_m: heights above ground (>= 0).
+        a: the observer: a hex label (its centre) or ``(x, y)`` in map metres.
+        b: the target, likewise.
+        observer_height_m: eye height above ground (>= 0).
+        target_height_m: target height above ground (>= 0).
         obstacles: True (the terrain's heights), False, or a mapping of class
             name to height overriding the named classes.
         curvature_coeff: 0.85714 (GDAL's default) or 0 for a flat earth.

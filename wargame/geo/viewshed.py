@@ -522,10 +522,13 @@ def viewshed_array(
 
     Args:
         dem: elevations in metres, rows north to south (any float dtype).
-        cell_x_m, cell_y_m: cell width and height in metres (need not be equal).
-        obs_row, obs_col: observer position in fractional cell indices (integers are
-            cell centres); its ground is the bilinear DEM value there.
-        observer_height_m, target_height_m: heights above ground (>= 0).
+        cell_x_m: cell width in metres.
+        cell_y_m: cell height in metres (need not equal the width).
+        obs_row: observer's row in fractional cell indices (integers are cell
+            centres); its ground is the bilinear DEM value there.
+        obs_col: observer's column, likewise.
+        observer_height_m: eye height above ground (>= 0).
+        target_height_m: target height above ground (>= 0).
         max_distance_m: only cells whose centres are this close (0: no limit).
         curvature_coeff: 0.85714 (GDAL's default) or 0 for a flat earth.
         window: return only the DEM window around the ``max_distance_m`` circle,
