@@ -105,6 +105,33 @@ def cold_start(repeats: int = 3) -> dict[str, float]:
     return {k: statistics.median(r[k] for r in rows) for k in rows[0]}
 
 
+def env_rates(name: str, seeds: int = 10) -> tuple[float, float]:
+    """Steps per second of the PettingZoo environment (a random masked agent
+    on both sides, observations of the side to move built at every step) and of
+    ``Game.step`` (random policy) on the same scenario and seeds: medians."""
+    import numpy as np
+
+    from wargame.env import aec_env
+
+    env = aec_env(name, seed=0)
+    env_rate, game_rate = [], []
+    for seed in range(1, seeds + 1):
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        n, t = 0, time.perf_counter()
+        while not any(env.terminations.values()):
+            obs = env.observe(env.agent_selection)
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            n += 1
+        env_rate.append(n / (time.perf_counter() - t))
+        g = Game(env.scenario, seed=seed)
+        n, t = 0, time.perf_counter()
+        while g.step() is not None:
+            n += 1
+        game_rate.append(n / (time.perf_counter() - t))
+    return statistics.median(env_rate), statistics.median(game_rate)
+
+
 def main() -> None:
     rate = fire_rate()
     per_game, aps, eps, n_actions = game_times()
@@ -134,6 +161,13 @@ def main() -> None:
     print(f"{'  actions per game':52s} {coh_actions:12.0f}")
     print(f"{'  actions per second':52s} {coh_aps:12,.0f}")
     print(f"{'  events per second':52s} {coh_eps:12,.0f}")
+    print()
+    print("PettingZoo environment (wargame.env) beside Game.step (medians)")
+    for name in ("test_remagen", "coh_partisans"):
+        env_sps, game_sps = env_rates(name)
+        print(f"{'  env steps per second, ' + name:52s} {env_sps:12,.0f}")
+        print(f"{'  Game.step per second, ' + name:52s} {game_sps:12,.0f}")
+        print(f"{'  ratio env / Game.step':52s} {env_sps / game_sps:12.2f}")
 
 
 if __name__ == "__main__":
