@@ -36,8 +36,9 @@ class Cards(Mixin):
     def deck_viewers(self, state: GameState, name: str) -> frozenset[str] | None:
         """Hands are their owner's; the draw pile nobody's (seed 003 §8.1);
         hidden mines (``mines:<side>``, CoH 2e §18.3.3) and plotted artillery
-        (``oba:<side>``, §12.3) their owner's."""
-        for prefix in ("hand:", "mines:", "oba:"):
+        (``oba:<side>``, §12.3) and rolls waiting for a Luck! card
+        (``roll:<side>``, card #12) their owner's."""
+        for prefix in ("hand:", "mines:", "oba:", "roll:"):
             if name.startswith(prefix):
                 return frozenset({name[len(prefix) :]})
         if name == "cards":
