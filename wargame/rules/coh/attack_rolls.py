@@ -161,9 +161,7 @@ class AttackRolls(Mixin):
         )
         return ["seen", t.id, fm.fp + sum(dice) + caps, fm.dv]
 
-    def _blind_roll(
-        self, ctx: RuleContext, side: str, a: Any, lead: Unit
-    ) -> PlanEntry:
+    def _blind_roll(self, ctx: RuleContext, side: str, a: Any, lead: Unit) -> PlanEntry:
         """The roll at a hex that may hide enemies (seed 003 §10.0 #3)."""
         dice = ctx.roll(
             2,
