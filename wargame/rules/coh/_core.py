@@ -259,3 +259,4 @@ class Mixin:
     is_sniper: Any
     _supporters_for: Any
     rally_bonus: Any
+    emit_step: Any
