@@ -24,6 +24,15 @@ named).
   against with it at its lowest flank DR, and only a hit is shown (§10.03).
   A smoke strike (``smoke = True``) puts +2 smoke on all seven hexes (§13.1).
   No drift (drift is a 3rd-edition rule).
+* **OBA cards** (the card list: "off-board artillery cards are played and
+  resolved during the pre-round sequence"): a firefight may instead deal the
+  card itself, ``[[sides]] weapon_cards = ["oba_lefh18"]`` (§8.4).  Each OBA
+  card in the hand is one strike: plotting with it takes it from the hand
+  (its owner sees that; all see that a target was written down), and when
+  the strike lands the card goes face up onto the discard pile (weapon cards
+  are discarded after use, §8.4).  A side's ``oba`` battery fires first while
+  it has strikes.  ASSUMPTION: a card's spotters are any of the side's units
+  (a dealt card names none).  ASSUMPTION: one plot per pre-round, as above.
 """
 
 from __future__ import annotations
@@ -136,10 +145,25 @@ class Artillery(Mixin):
 
     # -- the pre-round ------------------------------------------------------- #
     def _may_plot(self, state: GameState, side: str, rnd: int) -> bool:
-        b = self.batteries.get(side)
-        if b is None or rnd >= int(self.scenario.turns):
+        if rnd >= int(self.scenario.turns):
             return False
-        return int(state.vars.get(f"oba_left:{side}", 0)) > 0
+        return self.plot_source(state, side) is not None
+
+    def plot_source(self, state: GameState, side: str) -> tuple[Any, bool] | None:
+        """What the next plot fires: (card, whether it is an OBA card of the
+        hand), the side's battery first while it has strikes (module
+        docstring); ``None``: no artillery left."""
+        from .cards import cards_by_id
+
+        b = self.batteries.get(side)
+        if b is not None and int(state.vars.get(f"oba_left:{side}", 0)) > 0:
+            return b.card, False
+        cat = cards_by_id()
+        for cid in sorted(state.decks.get(f"hand:{side}", ())):
+            cd = cat.get(cid)
+            if cd is not None and cd.effect == "oba":
+                return cd, True
+        return None
 
     def begin_plotting(self, ctx: RuleContext, rnd: int) -> bool:
         """Open the artillery phase if a side may plot (``True``: it waits for
@@ -157,7 +181,9 @@ class Artillery(Mixin):
 
     def _spotters(self, state: GameState, side: str) -> list[Unit]:
         b = self.batteries.get(side)
-        named = set(b.spotters) if b is not None else set()
+        src = self.plot_source(state, side)
+        from_hand = src is not None and src[1]
+        named = set(b.spotters) if b is not None and not from_hand else set()
         return [
             u
             for u in state.units.values()
@@ -210,7 +236,23 @@ class Artillery(Mixin):
         order = tuple(st.vars.get("plot_order") or ())
         rest = order[order.index(side) + 1 :] if side in order else ()
         if a.hex is not None:
-            item = f"{st.turn}:{a.hex}" + (":smoke" if a.smoke else "")
+            src = self.plot_source(st, side)
+            assert src is not None
+            cd, from_hand = src
+            item = f"{st.turn}:{a.hex}"
+            if from_hand:  # the OBA card's id rides with the plot
+                item += f":{'smoke' if a.smoke else 'he'}:{cd.id}"
+                hand = list(st.decks.get(f"hand:{side}", ()))
+                hand.remove(cd.id)
+                ctx.emit(
+                    "card",
+                    side=side,
+                    detail=f"{cd.name} leaves the hand: its target is written down",
+                    changes=deck_change(f"hand:{side}", hand),
+                    visible_to=(side,),
+                )
+            elif a.smoke:
+                item += ":smoke"
             ctx.emit(
                 "oba",
                 side=side,
@@ -221,12 +263,14 @@ class Artillery(Mixin):
                 ),
                 visible_to=(side,),
             )
-            left = int(st.vars.get(f"oba_left:{side}", 0)) - 1
+            left = int(st.vars.get(f"oba_left:{side}", 0)) - (0 if from_hand else 1)
             ctx.emit(
                 "oba",
                 side=side,
                 detail=f"{side} writes down an artillery target",
-                changes=var_change(**{f"oba_left:{side}": left}),
+                changes=var_change(**{f"oba_left:{side}": left})
+                if not from_hand
+                else (),
             )
         else:
             ctx.emit("oba", side=side, detail=f"{side} plots no artillery this round")
@@ -253,12 +297,34 @@ class Artillery(Mixin):
                 visible_to=(side,),
             )
             for item in due:
-                parts = item.split(":")
-                self._strike(ctx, side, parts[1], len(parts) > 2)
+                parts = item.split(":")  # round:hex[:smoke] or round:hex:he|smoke:card
+                if len(parts) > 3:
+                    self._strike(ctx, side, parts[1], parts[2] == "smoke", parts[3])
+                else:
+                    self._strike(ctx, side, parts[1], len(parts) > 2)
 
-    def _strike(self, ctx: RuleContext, side: str, h: str, smoke: bool) -> None:
+    def _strike(
+        self,
+        ctx: RuleContext,
+        side: str,
+        h: str,
+        smoke: bool,
+        card_id: str | None = None,
+    ) -> None:
+        from .cards import cards_by_id
+
         st = ctx.state
-        card = self.batteries[side].card
+        card = (
+            cards_by_id()[card_id] if card_id is not None else self.batteries[side].card
+        )
+        if card_id is not None:  # the card is used: face up on the discard (§8.4)
+            ctx.emit(
+                "card",
+                side=side,
+                result=card_id,
+                detail=f"{side} plays {card.name} (§12.3)",
+                changes=deck_change("discard", (*st.decks.get("discard", ()), card_id)),
+            )
         pattern = [h, *sorted(self.board.neighbors(h))]
         ctx.emit(
             "oba",

@@ -77,13 +77,12 @@ GAPS = {
     "mine_laying": "there are no mines on the board yet (CoH 2e §18.3.3)",
     "obstacle_clearing": "there are no wire, road blocks or mines on the board "
     "yet (CoH 2e §18.3)",
-    "oba": "off-board artillery is plotted and resolved in the pre-round "
-    "(CoH 2e §12.3), which is not built",
     "close_call": "veteran cards (seed 003 §8.3) are given by no firefight, "
     "and its move needs off-board artillery",
 }
-#: Bonus cards played with an attack or on a roll, not on their own (§8.2).
-_WITH_A_ROLL = ("careful_aiming", "luck")
+#: Cards not played with PlayCard on the player's own: bonus cards ride on an
+#: attack or a roll (§8.2), OBA cards are plotted in the pre-round (§12.3).
+_NOT_ON_THEIR_OWN = ("careful_aiming", "luck", "oba")
 _EVENTS = ("score", "objective", "firefight_event", "game_ends")
 #: Cards whose play does not end the turn.
 _TURN_GOES_ON = ("command_action", "swift_action")
@@ -145,6 +144,11 @@ class CardPlay(CardEffects, CardWeapons, Mixin):
             )
         if cd.effect in GAPS:
             return f"{label(cd)} cannot be played in this engine: {GAPS[cd.effect]}"
+        if cd.effect == "oba":
+            return (
+                f"{cd.name} is played in the pre-round: write its target down with "
+                "PlotArtillery (CoH 2e §12.3, card list)"
+            )
         if cd.effect == "luck":
             return (
                 "Luck! (#12) is played after one of your own rolls, when the game "
@@ -220,7 +224,7 @@ class CardPlay(CardEffects, CardWeapons, Mixin):
             return out
         for cid in hand:
             cd = cat.get(cid)
-            if cd is None or cd.effect in GAPS or cd.effect in _WITH_A_ROLL:
+            if cd is None or cd.effect in GAPS or cd.effect in _NOT_ON_THEIR_OWN:
                 continue
             for a in self._candidates(state, side, cd):
                 if self.why_not(state, a) is None:

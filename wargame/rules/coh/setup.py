@@ -394,14 +394,6 @@ class Setup(Mixin):
                         "(numbered action and bonus cards come with rules.cards)",
                     )
                 )
-            elif cd.effect == "oba":
-                problems.append(
-                    s.problem(
-                        f"{where}[{j}]",
-                        f"{cid!r}: off-board artillery (CoH 2e §12.3) is not played "
-                        "by this engine yet",
-                    )
-                )
             elif nation is not None and cd.nation not in (None, nation):
                 problems.append(
                     s.problem(
