@@ -71,3 +71,93 @@ def test_an_oba_card_of_the_other_nation_is_refused() -> None:
     sc["sides"][1]["weapon_cards"] = ["oba_lefh18"]
     problems = check_scenario(load_scenario(sc))
     assert any("sides[1].weapon_cards[0]" in p and "german" in p for p in problems)
+
+
+# -- seed 003 §8.3: the Close Call veteran card -------------------------------- #
+def _close_call_game(strikes: int = 1, given: bool = True) -> tuple[Game, str, str]:
+    """German artillery on Q11; a Soviet squad on the edge of its seven hexes
+    and a hex out of them it may step to."""
+    probe = Game.from_scenario(scenario([MORTAR_FREE]), seed=1)
+    b = probe.ruleset.board
+    pattern = {"Q11", *b.neighbors("Q11")}
+    edge, out = next(
+        (n, o)
+        for n in sorted(b.neighbors("Q11"))
+        for o in sorted(b.neighbors(n))
+        if o not in pattern and b.move_extra(n, o, "foot") is not None
+    )
+    sc = scenario(
+        [
+            unit("x", "de_rifles_41", "german", "R5", facing=5),
+            unit("r", "su_rifles_41", "soviet", edge),
+        ],
+        oba={"card": "oba_lefh18", "strikes": strikes},
+    )
+    if given:
+        sc["sides"][1]["veteran_cards"] = ["close_call"]
+    g = Game.from_scenario(sc, seed=1)
+    return g, edge, out
+
+
+MORTAR_FREE = unit("m", "de_mortar_8cm", "german", "R3", facing=5)
+
+
+def _to_the_strike(g: Game) -> None:
+    g.apply(PlotArtillery("Q11"))
+    while g.state.turn == 1:
+        g.apply(Pass())
+
+
+def test_close_call_moves_a_unit_out_of_the_strike_before_it_lands() -> None:
+    g, _edge, out = _close_call_game()
+    assert g.state.decks["hand:soviet"] == ("close_call",)
+    _to_the_strike(g)
+    st = g.state
+    assert st.turn == 2 and st.vars.get("close_call") == "soviet"
+    assert g.current_side == "soviet"
+    announced = [e for e in g.events if e.kind == "oba" and e.result == "strike"]
+    assert announced and announced[-1].hex_to == "Q11"
+    assert not [e for e in g.events if e.kind == "attack" and e.target == "r"]
+    opts = g.legal_actions()
+    assert opts[0] == Pass() and PlayCard("close_call", ("r",), out) in opts
+    bad = g.ruleset.why_not(st, PlayCard("close_call", ("r",), "A1"))
+    assert "one hex" in bad
+    g.apply(PlayCard("close_call", ("r",), out))
+    st = g.state
+    assert st.units["r"].hex == out and st.decks["discard"] == ("close_call",)
+    assert not [e for e in g.events if e.kind == "attack" and e.target == "r"]
+    assert st.phase in ("initiative", "play")  # the pre-round went on
+    assert not st.vars.get("close_call") and not st.vars.get("strike")
+
+
+def test_passing_on_close_call_lets_the_strike_hit_and_keeps_the_card() -> None:
+    g, edge, _out = _close_call_game()
+    _to_the_strike(g)
+    g.apply(Pass())
+    hits = [e for e in g.events if e.kind == "attack" and e.target == "r" and e.dice]
+    assert hits and g.state.units["r"].hex == edge  # not moved, rolled against
+    assert g.state.decks["hand:soviet"] == ("close_call",)  # kept for later
+
+
+def test_close_call_is_played_once() -> None:
+    g, _edge, out = _close_call_game(strikes=2)
+    _to_the_strike(g)
+    g.apply(PlotArtillery("Q11"))  # round 2's plot comes first (§2.0)
+    assert g.state.vars.get("close_call") == "soviet"
+    g.apply(PlayCard("close_call", ("r",), out))
+    while g.state.turn == 2:
+        g.apply(g.legal_actions()[0])  # initiative: no CAP; then both pass
+    strikes = [e for e in g.events if e.kind == "oba" and e.result == "strike"]
+    assert [e.turn for e in strikes] == [2, 3]
+    assert not g.state.vars.get("close_call")  # on the discard pile: no window
+
+
+def test_no_close_call_window_for_a_side_not_given_the_card() -> None:
+    g, _edge, _out = _close_call_game(given=False)
+    _to_the_strike(g)
+    assert not g.state.vars.get("close_call")
+    assert [e for e in g.events if e.kind == "attack" and e.target == "r"]
+    sc = scenario([MORTAR_FREE])
+    sc["sides"][0]["veteran_cards"] = ["grenades"]
+    problems = check_scenario(load_scenario(sc))
+    assert any("sides[0].veteran_cards[0]" in p and "veteran" in p for p in problems)

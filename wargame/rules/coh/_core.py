@@ -260,3 +260,4 @@ class Mixin:
     _supporters_for: Any
     rally_bonus: Any
     emit_step: Any
+    open_close_call: Any

@@ -280,28 +280,75 @@ class Artillery(Mixin):
             + (() if rest else var_change(plot_order=None)),
         )
 
-    def resolve_oba(self, ctx: RuleContext, rnd: int) -> None:
-        """Strikes plotted in the last pre-round land now (§12.3)."""
+    def resolve_oba(self, ctx: RuleContext, rnd: int) -> bool:
+        """Strikes plotted in the last pre-round land now (§12.3), one at a
+        time: each is announced (the hexes it hits), then, before its attacks,
+        the target's side may play Close Call (:mod:`.veterans`).  ``False``:
+        the strike waits for that decision (resumed by calling this again)."""
         st = ctx.state
-        for side in self.sides:
-            deck = f"oba:{side}"
-            items = list(st.decks.get(deck, ()))
-            due = [x for x in items if x.split(":")[0] == str(rnd - 1)]
-            if not due:
-                continue
-            ctx.emit(
-                "oba",
-                side=side,
-                detail="the written target is fired",
-                changes=deck_change(deck, [x for x in items if x not in due]),
-                visible_to=(side,),
-            )
-            for item in due:
+        while True:
+            pending = st.vars.get("strike")
+            if pending is None:
+                nxt = self._next_due(st, rnd)
+                if nxt is None:
+                    return True
+                side, item = nxt
+                deck = f"oba:{side}"
+                ctx.emit(
+                    "oba",
+                    side=side,
+                    detail="the written target is fired",
+                    changes=deck_change(
+                        deck, [x for x in st.decks.get(deck, ()) if x != item]
+                    ),
+                    visible_to=(side,),
+                )
                 parts = item.split(":")  # round:hex[:smoke] or round:hex:he|smoke:card
-                if len(parts) > 3:
-                    self._strike(ctx, side, parts[1], parts[2] == "smoke", parts[3])
-                else:
-                    self._strike(ctx, side, parts[1], len(parts) > 2)
+                card_id = parts[3] if len(parts) > 3 else None
+                smoke = parts[2] == "smoke" if len(parts) > 2 else False
+                self._announce_strike(ctx, side, parts[1], smoke, card_id)
+                if not smoke and self.open_close_call(ctx, side, parts[1]):
+                    return False
+                continue
+            side, h, smoke, card_id = pending
+            ctx.emit("oba", changes=var_change(strike=None))
+            self._strike(ctx, str(side), str(h), bool(smoke), card_id or None)
+
+    def _next_due(self, state: GameState, rnd: int) -> tuple[str, str] | None:
+        for side in self.sides:
+            for x in state.decks.get(f"oba:{side}", ()):
+                if x.split(":")[0] == str(rnd - 1):
+                    return side, x
+        return None
+
+    def _oba_card(self, side: str, card_id: str | None) -> Any:
+        from .cards import cards_by_id
+
+        return cards_by_id()[card_id] if card_id else self.batteries[side].card
+
+    def _announce_strike(
+        self, ctx: RuleContext, side: str, h: str, smoke: bool, card_id: str | None
+    ) -> None:
+        """Where the strike lands, for all to see; an OBA card of the hand is
+        used up (face up on the discard pile, §8.4)."""
+        st = ctx.state
+        card = self._oba_card(side, card_id)
+        if card_id is not None:
+            ctx.emit(
+                "card",
+                side=side,
+                result=card_id,
+                detail=f"{side} plays {card.name} (§12.3)",
+                changes=deck_change("discard", (*st.decks.get("discard", ()), card_id)),
+            )
+        ctx.emit(
+            "oba",
+            side=side,
+            hex_to=h,
+            result="smoke" if smoke else "strike",
+            detail=f"{card.name} lands on {h} and the hexes around it (§12.3)",
+            changes=var_change(strike=(side, h, smoke, card_id or "")),
+        )
 
     def _strike(
         self,
@@ -311,28 +358,10 @@ class Artillery(Mixin):
         smoke: bool,
         card_id: str | None = None,
     ) -> None:
-        from .cards import cards_by_id
-
+        """The strike's smoke, or its attacks on every unit of the seven hexes."""
         st = ctx.state
-        card = (
-            cards_by_id()[card_id] if card_id is not None else self.batteries[side].card
-        )
-        if card_id is not None:  # the card is used: face up on the discard (§8.4)
-            ctx.emit(
-                "card",
-                side=side,
-                result=card_id,
-                detail=f"{side} plays {card.name} (§12.3)",
-                changes=deck_change("discard", (*st.decks.get("discard", ()), card_id)),
-            )
+        card = self._oba_card(side, card_id)
         pattern = [h, *sorted(self.board.neighbors(h))]
-        ctx.emit(
-            "oba",
-            side=side,
-            hex_to=h,
-            result="smoke" if smoke else "strike",
-            detail=f"{card.name} lands on {h} and the hexes around it (§12.3)",
-        )
         if smoke:
             had = [(str(x), int(n)) for x, n in st.vars.get("smoke") or ()]
             ctx.emit(

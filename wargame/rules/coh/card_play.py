@@ -77,12 +77,11 @@ GAPS = {
     "mine_laying": "there are no mines on the board yet (CoH 2e §18.3.3)",
     "obstacle_clearing": "there are no wire, road blocks or mines on the board "
     "yet (CoH 2e §18.3)",
-    "close_call": "veteran cards (seed 003 §8.3) are given by no firefight, "
-    "and its move needs off-board artillery",
 }
-#: Cards not played with PlayCard on the player's own: bonus cards ride on an
-#: attack or a roll (§8.2), OBA cards are plotted in the pre-round (§12.3).
-_NOT_ON_THEIR_OWN = ("careful_aiming", "luck", "oba")
+#: Cards not played with PlayCard on the player's own turn: bonus cards ride
+#: on an attack or a roll (§8.2), OBA cards are plotted in the pre-round
+#: (§12.3), Close Call is played as the opponent's artillery lands (seed §8.3).
+_NOT_ON_THEIR_OWN = ("careful_aiming", "luck", "oba", "close_call")
 _EVENTS = ("score", "objective", "firefight_event", "game_ends")
 #: Cards whose play does not end the turn.
 _TURN_GOES_ON = ("command_action", "swift_action")
@@ -144,6 +143,11 @@ class CardPlay(CardEffects, CardWeapons, Mixin):
             )
         if cd.effect in GAPS:
             return f"{label(cd)} cannot be played in this engine: {GAPS[cd.effect]}"
+        if cd.effect == "close_call":
+            return (
+                "Close Call is played in the pre-round, as the opponent's artillery "
+                "is about to land (seed 003 §8.3)"
+            )
         if cd.effect == "oba":
             return (
                 f"{cd.name} is played in the pre-round: write its target down with "

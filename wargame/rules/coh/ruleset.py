@@ -77,6 +77,7 @@ from .setup import Setup
 from .smoke import Smoke
 from .transport import Transport
 from .vehicles import Vehicles
+from .veterans import Veterans
 
 __all__ = ["CohRuleset"]
 
@@ -86,6 +87,7 @@ class CohRuleset(
     Presentation,
     CardPlay,
     Luck,
+    Veterans,
     RoundSequence,
     Activation,
     Movement,
@@ -209,6 +211,8 @@ class CohRuleset(
             return self.bid_problem(state, action)
         if isinstance(action, InitiativeBid):
             return "no initiative roll is under way"
+        if self.close_call_open(state):  # a veteran card's window (seed 003 §8.3)
+            return self.close_call_problem(state, side, action)
         if state.phase == "artillery" or isinstance(action, PlotArtillery):
             if not isinstance(action, PlotArtillery):
                 return "write down the artillery target first (§2.0, §12.3)"
@@ -275,6 +279,8 @@ class CohRuleset(
             return []
         if state.phase == "initiative":
             return list(self.bid_options(state))
+        if self.close_call_open(state):
+            return self.close_call_options(state, side)  # seed 003 §8.3
         if state.phase == "artillery":
             return list(self.plot_options(state))
         if self.luck_window(state):
@@ -407,6 +413,9 @@ class CohRuleset(
         st = ctx.state
         if isinstance(action, InitiativeBid):
             self.do_bid(ctx, action)
+            return
+        if self.close_call_open(st):  # seed 003 §8.3
+            self.do_close_call(ctx, str(self.current_side(st)), action)
             return
         if isinstance(action, PlotArtillery):
             self.do_plot(ctx, action)
