@@ -209,24 +209,25 @@ class Artillery(Mixin):
         return None
 
     def plot_options(self, state: GameState) -> list[PlotArtillery]:
-        """No strike, or a strike (HE or smoke) at each hex of a seen enemy or
-        a hex that may hide one near an objective (ASSUMPTION: what is offered,
-        not a rule)."""
+        """No strike, or a strike (HE or smoke) at every hex a spotter sees
+        (§12.3: any hex; the hexes of seen enemy units come first)."""
         side = str(state.vars.get("plotter"))
         out = [PlotArtillery()]
+        spotters = self._spotters(state, side)
         seen = {
             u.hex
             for u in state.units.values()
             if u.side != side and not u.destroyed and u.hex and not u.hidden
         }
-        cands = set(seen)
-        if int(state.vars.get(f"hidden_count:{self.other(side)}", 0)) > 0:
-            cands |= set(self.objective_hexes)
-        for h in sorted(cands):
-            for smoke in (False, True):
-                a = PlotArtillery(h, smoke)
-                if self.plot_problem(state, side, a) is None:
-                    out.append(a)
+        hexes = sorted(
+            h
+            for h in self.board.labels
+            if any(
+                u.hex == h or self.sight(state, u.hex, h).clear for u in spotters
+            )
+        )
+        for h in sorted(hexes, key=lambda x: x not in seen):
+            out += [PlotArtillery(h, False), PlotArtillery(h, True)]
         return out
 
     def do_plot(self, ctx: RuleContext, a: PlotArtillery) -> None:

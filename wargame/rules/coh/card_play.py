@@ -31,8 +31,8 @@ seed 003 §8, §9.2, §10.0 #1; research/coh.md §5.3).
 :data:`GAPS` lists the cards never offered, and why.
 
 Examples:
-    >>> sorted(GAPS)[:3]
-    ['close_call', 'luck', 'mine_laying']
+    >>> sorted(GAPS)
+    ['mine_laying', 'obstacle_clearing']
     >>> from wargame.engine import Game
     >>> game = Game.from_scenario("coh_partisans", seed=1)
     >>> game.state.decks["hand:german"]
