@@ -3,8 +3,12 @@ seed 003 §8, §9.2, §10.0 #1; research/coh.md §5.3).
 
 * An action or weapon card is the turn's action (``PlayCard``, §2.2, §8.1,
   §8.4); a bonus card is not (§8.2): Swift Action is a ``PlayCard`` that leaves
-  the turn with the player, Careful Aiming rides on a fire
-  (``Fire(..., card="careful_aiming")``, +2 FP).
+  the turn with the player, Careful Aiming rides on an attack
+  (``Fire/IndirectFire/Flame(..., card="careful_aiming")``, +2 FP), Luck! is
+  played in the window after an own roll (:mod:`.luck`).
+* Off-board artillery cards are plotted in the pre-round (``PlotArtillery``,
+  :mod:`.artillery`), Close Call as the opponent's strike lands
+  (:mod:`.veterans`): neither is a ``PlayCard`` of the player's turn.
 * The cost is the card's (data ``cost``/``pay``, §8.0): a blue icon in CAPs, a
   green one from the side's activation pool, which the units the card is played
   on join (CAPs top up a short pool, §3.2.1), a split icon either way.
