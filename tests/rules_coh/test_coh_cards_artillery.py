@@ -9,7 +9,7 @@ from typing import Any
 from test_coh_mortars import scenario, unit
 
 from wargame.engine import Game, check_scenario, load_scenario
-from wargame.rules.coh.actions import Pass, PlayCard, PlotArtillery
+from wargame.rules.coh.actions import Flame, IndirectFire, Pass, PlayCard, PlotArtillery
 
 
 def _card_game(weapons: dict[str, list[str]], units: list[dict[str, Any]]) -> Game:
@@ -161,3 +161,19 @@ def test_no_close_call_window_for_a_side_not_given_the_card() -> None:
     sc["sides"][0]["veteran_cards"] = ["grenades"]
     problems = check_scenario(load_scenario(sc))
     assert any("sides[0].veteran_cards[0]" in p and "veteran" in p for p in problems)
+
+
+# -- card #9 on every attack: the ``card`` field of Fire, IndirectFire, Flame -- #
+def test_careful_aiming_rides_on_indirect_fire_too() -> None:
+    g = Game.from_scenario(
+        scenario([MORTAR_FREE, unit("r", "su_rifles_41", "soviet", "Q11")]), seed=1
+    )
+    a = IndirectFire(("m",), "Q11", card="careful_aiming")
+    assert "not in german's hand" in str(g.ruleset.why_not(g.state, a))
+    g.state.decks["hand:german"] = ("careful_aiming",)  # a test edit: the hand
+    assert a in g.legal_actions()
+    assert g.ruleset.why_not(g.state, Flame(("m",), "Q11", card="luck")) is not None
+    evs = g.apply(a)
+    roll = next(e for e in evs if e.kind == "attack" and e.dice)
+    assert "Careful Aiming card +2 (card #9)" in str(roll.detail)
+    assert g.state.decks["discard"] == ("careful_aiming",)
