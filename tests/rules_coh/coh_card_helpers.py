@@ -103,8 +103,9 @@ def kinds(events: Sequence[Event], kind: str) -> list[Event]:
 
 def card_playground(seed: int = 0) -> dict[str, Any]:
     """A three-round scenario dict on Firefight 1's map with every numbered
-    card (cards = 41), three event cards, the weapon cards of both sides,
-    hidden squads on both sides and a T-34: every playable card turns up."""
+    card (cards = 41, Luck! among them), three event cards, the weapon and
+    off-board artillery cards of both sides, Close Call for both, hidden
+    squads on both sides and a T-34: every playable card turns up."""
     with PARTISANS.open("rb") as fh:
         data = copy.deepcopy(tomllib.load(fh))
     data["id"] = "coh_cards_playground"
@@ -113,12 +114,13 @@ def card_playground(seed: int = 0) -> dict[str, Any]:
     data["rules"]["cards"] = 41
     data["rules"]["extra_cards"] = ["score", "firefight_event", "objective_1"]
     weapons = {
-        "german": ["grenades", "magnetic_mine", "tellermine"],
-        "soviet": ["molotov"],
+        "german": ["grenades", "magnetic_mine", "tellermine", "oba_lefh18"],
+        "soviet": ["molotov", "oba_m38"],
     }
     for s in data["sides"]:
         s["cards"], s["cards_per_round"] = 5, 3
         s["weapon_cards"] = weapons[s["id"]]
+        s["veteran_cards"] = ["close_call"]
 
     def u(uid: str, kind: str, side: str, hex_: str, **kw: Any) -> dict[str, Any]:
         return {"id": uid, "type": kind, "side": side, "hex": hex_, **kw}

@@ -380,3 +380,42 @@ def test_every_card_play_passes_the_conformance_harness() -> None:
         per_decision=6,
     )
     assert report.games == 2 and report.refusals_checked > 100
+
+
+def test_rapid_deployment_of_a_loaded_halftrack_moves_its_riders() -> None:
+    """Card #5 on an SdKfz 251 carrying a rifle squad (§17.0): the riders
+    move and face with it, in the same step events as a paid move; a rider
+    alone may not take the card."""
+    units = [
+        {
+            "id": "de-251",
+            "type": "de_sdkfz_251_1",
+            "side": "german",
+            "hex": "H14",
+            "facing": 1,
+        },
+        {
+            "id": "de-rifles",
+            "type": "de_rifles_41",
+            "side": "german",
+            "carried_by": "de-251",
+        },
+        {"id": "su-rifles", "type": "su_rifles_41", "side": "soviet", "hex": "M7"},
+    ]
+    game = on_partisans_map(units)
+    give_hand(game, "german", "rapid_deployment")
+    rider = PlayCard("rapid_deployment", ("de-rifles",), "J13")
+    assert "goes with its vehicle" in refused(game, rider)
+    offered = [a for a in game.legal_actions() if a.type == "play_card"]
+    assert offered and not any("de-rifles" in a.units for a in offered)
+    evs = play(game, PlayCard("rapid_deployment", ("de-251",), "J13"))
+    st = game.state
+    half, rifles = st.units["de-251"], st.units["de-rifles"]
+    assert half.hex == "J13" and rifles.hex == "J13"
+    assert rifles.facing == half.facing and rifles.attrs["carried_by"] == "de-251"
+    steps = kinds(evs, "move")
+    assert steps and all(e.unit == "de-251" for e in steps)
+    assert all(
+        any(c[1] == "de-rifles" and c[2] == "position" for c in e.changes)
+        for e in steps
+    )

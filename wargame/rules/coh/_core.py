@@ -100,6 +100,7 @@ EVENT_KINDS = (
     "immobilisation",
     "load",
     "unload",
+    "luck",
 )
 
 
@@ -251,3 +252,12 @@ class Mixin:
     begin_plotting: Any
     resolve_oba: Any
     check_annihilation: Any
+    # attack rolls, rally and the Luck! window (.attack_rolls, .rally, .luck)
+    offer_luck: Any
+    land_rolls: Any
+    land_rally: Any
+    is_sniper: Any
+    _supporters_for: Any
+    rally_bonus: Any
+    emit_step: Any
+    open_close_call: Any

@@ -37,6 +37,7 @@ __all__ = [
     "Hide",
     "IndirectFire",
     "InitiativeBid",
+    "KeepRoll",
     "Load",
     "Move",
     "Pass",
@@ -111,7 +112,8 @@ class Fire(Action):
 class IndirectFire(Action):
     """A mortar with an indirect fire cost fires at a hex through a spotting
     hex (CoH 2e §12.0): ``spotter`` ``None`` takes the best one (the highest,
-    then the least smoke on its line, then the nearest, then by label)."""
+    then the least smoke on its line, then the nearest, then by label).
+    ``card``: a bonus card played with it, as with :class:`Fire`."""
 
     type = "indirect_fire"
     units: tuple[str, ...]
@@ -119,6 +121,7 @@ class IndirectFire(Action):
     spotter: str | None = None
     pay: str = "ap"
     caps: int = 0
+    card: str | None = None
 
 
 @dataclass(frozen=True)
@@ -137,13 +140,15 @@ class SmokeFire(Action):
 
 @dataclass(frozen=True)
 class Flame(Action):
-    """Fire a flamethrower at the own or an adjacent hex (CoH 2e §19.1)."""
+    """Fire a flamethrower at the own or an adjacent hex (CoH 2e §19.1).
+    ``card``: a bonus card played with it, as with :class:`Fire`."""
 
     type = "flame"
     units: tuple[str, ...]
     hex: str
     pay: str = "ap"
     caps: int = 0
+    card: str | None = None
 
 
 @dataclass(frozen=True)
@@ -252,6 +257,14 @@ class PlayCard(Action):
 
 
 @dataclass(frozen=True)
+class KeepRoll(Action):
+    """Let the waiting rolls stand: play no Luck! card on them (card #12,
+    :mod:`.luck`).  Offered in every Luck window, whatever the hand holds."""
+
+    type = "keep_roll"
+
+
+@dataclass(frozen=True)
 class PlotArtillery(Action):
     """Write down the off-board artillery's target hex for the next pre-round
     (CoH 2e §12.3); ``hex`` ``None``: no strike plotted this round."""
@@ -281,5 +294,6 @@ ACTION_TYPES: dict[str, type[Action]] = {
         Load,
         Unload,
         PlotArtillery,
+        KeepRoll,
     )
 }

@@ -33,6 +33,7 @@ from .actions import (
     Hide,
     IndirectFire,
     InitiativeBid,
+    KeepRoll,
     Move,
     Pass,
     Pivot,
@@ -41,6 +42,7 @@ from .actions import (
     Spend,
     Stall,
 )
+from .luck import luck_choice
 from .odds import fire_odds, rally_odds
 
 #: The attacks the players weigh alike (indirect mortar fire, §12.0, and
@@ -165,6 +167,8 @@ class GreedyPolicy:
             return acts[0]
         if isinstance(acts[0], PlotArtillery):
             return plot_choice(decision)
+        if isinstance(acts[0], KeepRoll):
+            return luck_choice(decision)  # a Luck! window (card #12)
         s = _Scorer(decision)
         posture = s.rules.scenario.posture(s.side) or "attack"
         goal = s.goal()
@@ -226,6 +230,8 @@ class DoctrinePolicy:
             return acts[0]
         if isinstance(acts[0], PlotArtillery):
             return plot_choice(decision)
+        if isinstance(acts[0], KeepRoll):
+            return luck_choice(decision)  # a Luck! window (card #12)
         s = _Scorer(decision)
         r, v = s.rules, s.view
         mine = [

@@ -24,6 +24,15 @@ named).
   against with it at its lowest flank DR, and only a hit is shown (§10.03).
   A smoke strike (``smoke = True``) puts +2 smoke on all seven hexes (§13.1).
   No drift (drift is a 3rd-edition rule).
+* **OBA cards** (the card list: "off-board artillery cards are played and
+  resolved during the pre-round sequence"): a firefight may instead deal the
+  card itself, ``[[sides]] weapon_cards = ["oba_lefh18"]`` (§8.4).  Each OBA
+  card in the hand is one strike: plotting with it takes it from the hand
+  (its owner sees that; all see that a target was written down), and when
+  the strike lands the card goes face up onto the discard pile (weapon cards
+  are discarded after use, §8.4).  A side's ``oba`` battery fires first while
+  it has strikes.  ASSUMPTION: a card's spotters are any of the side's units
+  (a dealt card names none).  ASSUMPTION: one plot per pre-round, as above.
 """
 
 from __future__ import annotations
@@ -136,10 +145,25 @@ class Artillery(Mixin):
 
     # -- the pre-round ------------------------------------------------------- #
     def _may_plot(self, state: GameState, side: str, rnd: int) -> bool:
-        b = self.batteries.get(side)
-        if b is None or rnd >= int(self.scenario.turns):
+        if rnd >= int(self.scenario.turns):
             return False
-        return int(state.vars.get(f"oba_left:{side}", 0)) > 0
+        return self.plot_source(state, side) is not None
+
+    def plot_source(self, state: GameState, side: str) -> tuple[Any, bool] | None:
+        """What the next plot fires: (card, whether it is an OBA card of the
+        hand), the side's battery first while it has strikes (module
+        docstring); ``None``: no artillery left."""
+        from .cards import cards_by_id
+
+        b = self.batteries.get(side)
+        if b is not None and int(state.vars.get(f"oba_left:{side}", 0)) > 0:
+            return b.card, False
+        cat = cards_by_id()
+        for cid in sorted(state.decks.get(f"hand:{side}", ())):
+            cd = cat.get(cid)
+            if cd is not None and cd.effect == "oba":
+                return cd, True
+        return None
 
     def begin_plotting(self, ctx: RuleContext, rnd: int) -> bool:
         """Open the artillery phase if a side may plot (``True``: it waits for
@@ -157,7 +181,9 @@ class Artillery(Mixin):
 
     def _spotters(self, state: GameState, side: str) -> list[Unit]:
         b = self.batteries.get(side)
-        named = set(b.spotters) if b is not None else set()
+        src = self.plot_source(state, side)
+        from_hand = src is not None and src[1]
+        named = set(b.spotters) if b is not None and not from_hand else set()
         return [
             u
             for u in state.units.values()
@@ -183,24 +209,25 @@ class Artillery(Mixin):
         return None
 
     def plot_options(self, state: GameState) -> list[PlotArtillery]:
-        """No strike, or a strike (HE or smoke) at each hex of a seen enemy or
-        a hex that may hide one near an objective (ASSUMPTION: what is offered,
-        not a rule)."""
+        """No strike, or a strike (HE or smoke) at every hex a spotter sees
+        (§12.3: any hex; the hexes of seen enemy units come first)."""
         side = str(state.vars.get("plotter"))
         out = [PlotArtillery()]
+        spotters = self._spotters(state, side)
         seen = {
             u.hex
             for u in state.units.values()
             if u.side != side and not u.destroyed and u.hex and not u.hidden
         }
-        cands = set(seen)
-        if int(state.vars.get(f"hidden_count:{self.other(side)}", 0)) > 0:
-            cands |= set(self.objective_hexes)
-        for h in sorted(cands):
-            for smoke in (False, True):
-                a = PlotArtillery(h, smoke)
-                if self.plot_problem(state, side, a) is None:
-                    out.append(a)
+        hexes = sorted(
+            h
+            for h in self.board.labels
+            if any(
+                u.hex == h or self.sight(state, u.hex, h).clear for u in spotters
+            )
+        )
+        for h in sorted(hexes, key=lambda x: x not in seen):
+            out += [PlotArtillery(h, False), PlotArtillery(h, True)]
         return out
 
     def do_plot(self, ctx: RuleContext, a: PlotArtillery) -> None:
@@ -210,7 +237,23 @@ class Artillery(Mixin):
         order = tuple(st.vars.get("plot_order") or ())
         rest = order[order.index(side) + 1 :] if side in order else ()
         if a.hex is not None:
-            item = f"{st.turn}:{a.hex}" + (":smoke" if a.smoke else "")
+            src = self.plot_source(st, side)
+            assert src is not None
+            cd, from_hand = src
+            item = f"{st.turn}:{a.hex}"
+            if from_hand:  # the OBA card's id rides with the plot
+                item += f":{'smoke' if a.smoke else 'he'}:{cd.id}"
+                hand = list(st.decks.get(f"hand:{side}", ()))
+                hand.remove(cd.id)
+                ctx.emit(
+                    "card",
+                    side=side,
+                    detail=f"{cd.name} leaves the hand: its target is written down",
+                    changes=deck_change(f"hand:{side}", hand),
+                    visible_to=(side,),
+                )
+            elif a.smoke:
+                item += ":smoke"
             ctx.emit(
                 "oba",
                 side=side,
@@ -221,12 +264,14 @@ class Artillery(Mixin):
                 ),
                 visible_to=(side,),
             )
-            left = int(st.vars.get(f"oba_left:{side}", 0)) - 1
+            left = int(st.vars.get(f"oba_left:{side}", 0)) - (0 if from_hand else 1)
             ctx.emit(
                 "oba",
                 side=side,
                 detail=f"{side} writes down an artillery target",
-                changes=var_change(**{f"oba_left:{side}": left}),
+                changes=var_change(**{f"oba_left:{side}": left})
+                if not from_hand
+                else (),
             )
         else:
             ctx.emit("oba", side=side, detail=f"{side} plots no artillery this round")
@@ -236,37 +281,88 @@ class Artillery(Mixin):
             + (() if rest else var_change(plot_order=None)),
         )
 
-    def resolve_oba(self, ctx: RuleContext, rnd: int) -> None:
-        """Strikes plotted in the last pre-round land now (§12.3)."""
+    def resolve_oba(self, ctx: RuleContext, rnd: int) -> bool:
+        """Strikes plotted in the last pre-round land now (§12.3), one at a
+        time: each is announced (the hexes it hits), then, before its attacks,
+        the target's side may play Close Call (:mod:`.veterans`).  ``False``:
+        the strike waits for that decision (resumed by calling this again)."""
         st = ctx.state
-        for side in self.sides:
-            deck = f"oba:{side}"
-            items = list(st.decks.get(deck, ()))
-            due = [x for x in items if x.split(":")[0] == str(rnd - 1)]
-            if not due:
+        while True:
+            pending = st.vars.get("strike")
+            if pending is None:
+                nxt = self._next_due(st, rnd)
+                if nxt is None:
+                    return True
+                side, item = nxt
+                deck = f"oba:{side}"
+                ctx.emit(
+                    "oba",
+                    side=side,
+                    detail="the written target is fired",
+                    changes=deck_change(
+                        deck, [x for x in st.decks.get(deck, ()) if x != item]
+                    ),
+                    visible_to=(side,),
+                )
+                parts = item.split(":")  # round:hex[:smoke] or round:hex:he|smoke:card
+                card_id = parts[3] if len(parts) > 3 else None
+                smoke = parts[2] == "smoke" if len(parts) > 2 else False
+                self._announce_strike(ctx, side, parts[1], smoke, card_id)
+                if not smoke and self.open_close_call(ctx, side, parts[1]):
+                    return False
                 continue
-            ctx.emit(
-                "oba",
-                side=side,
-                detail="the written target is fired",
-                changes=deck_change(deck, [x for x in items if x not in due]),
-                visible_to=(side,),
-            )
-            for item in due:
-                parts = item.split(":")
-                self._strike(ctx, side, parts[1], len(parts) > 2)
+            side, h, smoke, card_id = pending
+            ctx.emit("oba", changes=var_change(strike=None))
+            self._strike(ctx, str(side), str(h), bool(smoke), card_id or None)
 
-    def _strike(self, ctx: RuleContext, side: str, h: str, smoke: bool) -> None:
+    def _next_due(self, state: GameState, rnd: int) -> tuple[str, str] | None:
+        for side in self.sides:
+            for x in state.decks.get(f"oba:{side}", ()):
+                if x.split(":")[0] == str(rnd - 1):
+                    return side, x
+        return None
+
+    def _oba_card(self, side: str, card_id: str | None) -> Any:
+        from .cards import cards_by_id
+
+        return cards_by_id()[card_id] if card_id else self.batteries[side].card
+
+    def _announce_strike(
+        self, ctx: RuleContext, side: str, h: str, smoke: bool, card_id: str | None
+    ) -> None:
+        """Where the strike lands, for all to see; an OBA card of the hand is
+        used up (face up on the discard pile, §8.4)."""
         st = ctx.state
-        card = self.batteries[side].card
-        pattern = [h, *sorted(self.board.neighbors(h))]
+        card = self._oba_card(side, card_id)
+        if card_id is not None:
+            ctx.emit(
+                "card",
+                side=side,
+                result=card_id,
+                detail=f"{side} plays {card.name} (§12.3)",
+                changes=deck_change("discard", (*st.decks.get("discard", ()), card_id)),
+            )
         ctx.emit(
             "oba",
             side=side,
             hex_to=h,
             result="smoke" if smoke else "strike",
             detail=f"{card.name} lands on {h} and the hexes around it (§12.3)",
+            changes=var_change(strike=(side, h, smoke, card_id or "")),
         )
+
+    def _strike(
+        self,
+        ctx: RuleContext,
+        side: str,
+        h: str,
+        smoke: bool,
+        card_id: str | None = None,
+    ) -> None:
+        """The strike's smoke, or its attacks on every unit of the seven hexes."""
+        st = ctx.state
+        card = self._oba_card(side, card_id)
+        pattern = [h, *sorted(self.board.neighbors(h))]
         if smoke:
             had = [(str(x), int(n)) for x, n in st.vars.get("smoke") or ()]
             ctx.emit(

@@ -7,7 +7,9 @@ and one ``_do_<effect>`` per card effect, called by :mod:`.card_play`.
   No-Rally markers stay (rally rules otherwise, §7.6).
 * Rally Up! (#4): a rally roll for each unit of the unit or group, free.
 * Rapid Deployment (#5): a unit or stack moves up to 2 hexes, free; not
-  pinned, stunned or immobilised units, not into prohibited hexes.
+  pinned, stunned or immobilised units, not into prohibited hexes; a
+  vehicle's cargo moves with it (§17.0) and mines on the way attack (card
+  text, §18.3.3): the steps are the move's own (``Movement.emit_step``).
 * Battlefield Confusion (#6): one seen enemy unit on the map is spent.
 * Experienced Sergeant (#7): +1d6 AP to the activated unit's pool.
 * Frontline Officer (#8): the unit pays 2 AP, +1d6 CAPs.
@@ -168,12 +170,16 @@ class CardEffects(Mixin):
         for u in us:
             ut = self.specs[u.id].type
             m = self.marker(u)
+            if u.attrs.get("carried_by"):
+                return f"{u.name} is transported: it goes with its vehicle (§17.0)"
             if ut.move_cost is None:
                 return f"{u.name} cannot move (CoH 2e §1.1)"
             if m is not None and (m.no_move or m.rally_only):
                 return f"{u.name} is {m.name}: not pinned, stunned or immobilised units"
             if u.attrs.get("bogged") == state.turn:
                 return f"{u.name} is bogged down this round (card #20)"
+            if u.attrs.get("immobilised"):
+                return f"{u.name} is immobilised: not immobilised units (card #5)"
             if self._path(state, u, a.hex) is None:
                 return (
                     f"{u.name} has no way to {a.hex} in 2 hexes (prohibited "
@@ -391,38 +397,24 @@ class CardEffects(Mixin):
     def _do_rapid_deployment(
         self, ctx: RuleContext, side: str, a: PlayCard, cd: Card
     ) -> None:
+        """Each unit steps along its way (the move's own step, with its cargo,
+        §17.0; mines on the way attack, card #5 and §18.3.3)."""
         st = ctx.state
         assert a.hex is not None
         for uid in a.units:
-            u = st.units[uid]
-            path = self._path(st, u, a.hex) or ()
-            for h in path:
-                u = st.units[uid]
-                frm = u.hex
+            for h in self._path(st, st.units[uid], a.hex) or ():
+                frm = st.units[uid].hex
                 assert frm is not None
-                facing = self.board.direction(frm, h)
-                if u.hidden:
-                    ctx.emit(
-                        "hidden_move",
-                        side=side,
-                        unit=uid,
-                        hex_from=frm,
-                        hex_to=h,
-                        detail="Rapid Deployment, hidden (card #5)",
-                        changes=unit_change(uid, position=h) + self.hasty_lost(u),
-                        visible_to=(side,),
-                    )
-                else:
-                    ctx.emit(
-                        "move",
-                        side=side,
-                        unit=uid,
-                        hex_from=frm,
-                        hex_to=h,
-                        detail="Rapid Deployment (card #5)",
-                        changes=unit_change(uid, position=h, facing=facing)
-                        + self.hasty_lost(u),
-                    )
-                self.after_move(ctx, uid)
+                hidden = st.units[uid].hidden
+                self.emit_step(
+                    ctx,
+                    side,
+                    uid,
+                    h,
+                    self.board.direction(frm, h),
+                    "Rapid Deployment, hidden (card #5)"
+                    if hidden
+                    else "Rapid Deployment (card #5)",
+                )
                 if st.units[uid].destroyed or self.enemy_in(st, h, side):
                     break

@@ -3,8 +3,12 @@ seed 003 §8, §9.2, §10.0 #1; research/coh.md §5.3).
 
 * An action or weapon card is the turn's action (``PlayCard``, §2.2, §8.1,
   §8.4); a bonus card is not (§8.2): Swift Action is a ``PlayCard`` that leaves
-  the turn with the player, Careful Aiming rides on a fire
-  (``Fire(..., card="careful_aiming")``, +2 FP).
+  the turn with the player, Careful Aiming rides on an attack
+  (``Fire/IndirectFire/Flame(..., card="careful_aiming")``, +2 FP), Luck! is
+  played in the window after an own roll (:mod:`.luck`).
+* Off-board artillery cards are plotted in the pre-round (``PlotArtillery``,
+  :mod:`.artillery`), Close Call as the opponent's strike lands
+  (:mod:`.veterans`): neither is a ``PlayCard`` of the player's turn.
 * The cost is the card's (data ``cost``/``pay``, §8.0): a blue icon in CAPs, a
   green one from the side's activation pool, which the units the card is played
   on join (CAPs top up a short pool, §3.2.1), a split icon either way.
@@ -31,8 +35,8 @@ seed 003 §8, §9.2, §10.0 #1; research/coh.md §5.3).
 :data:`GAPS` lists the cards never offered, and why.
 
 Examples:
-    >>> sorted(GAPS)[:3]
-    ['close_call', 'luck', 'mine_laying']
+    >>> sorted(GAPS)
+    ['mine_laying', 'obstacle_clearing']
     >>> from wargame.engine import Game
     >>> game = Game.from_scenario("coh_partisans", seed=1)
     >>> game.state.decks["hand:german"]
@@ -58,29 +62,30 @@ from wargame.engine import (
 )
 
 from ._core import Mixin
-from .actions import Fire, PlayCard
+from .actions import Fire, Flame, IndirectFire, PlayCard
 from .card_effects import CardEffects, label
 from .card_weapons import WEAPONS, CardWeapons
 from .cards import Card, cards_by_id
 
 __all__ = ["CAREFUL_AIMING_FP", "GAPS", "GROUP_MAX", "CardPlay"]
 
+#: The attacks a bonus card rides on (CoH 2e §8.2).
+ATTACKS = (Fire, IndirectFire, Flame)
+Attack = Fire | IndirectFire | Flame
 #: The largest group ``legal_actions`` offers a group card to (any is legal).
 GROUP_MAX = 4
 #: Careful Aiming adds 2 FP to the attack (S1 card list #9).
 CAREFUL_AIMING_FP = 2
 #: Cards never offered, with the reason.
 GAPS = {
-    "luck": "it is played after a die roll, and the engine rolls an action's "
-    "dice with no pause for the player to decide",
     "mine_laying": "there are no mines on the board yet (CoH 2e §18.3.3)",
     "obstacle_clearing": "there are no wire, road blocks or mines on the board "
     "yet (CoH 2e §18.3)",
-    "oba": "off-board artillery is plotted and resolved in the pre-round "
-    "(CoH 2e §12.3), which is not built",
-    "close_call": "veteran cards (seed 003 §8.3) are given by no firefight, "
-    "and its move needs off-board artillery",
 }
+#: Cards not played with PlayCard on the player's own turn: bonus cards ride
+#: on an attack or a roll (§8.2), OBA cards are plotted in the pre-round
+#: (§12.3), Close Call is played as the opponent's artillery lands (seed §8.3).
+_NOT_ON_THEIR_OWN = ("careful_aiming", "luck", "oba", "close_call")
 _EVENTS = ("score", "objective", "firefight_event", "game_ends")
 #: Cards whose play does not end the turn.
 _TURN_GOES_ON = ("command_action", "swift_action")
@@ -142,6 +147,21 @@ class CardPlay(CardEffects, CardWeapons, Mixin):
             )
         if cd.effect in GAPS:
             return f"{label(cd)} cannot be played in this engine: {GAPS[cd.effect]}"
+        if cd.effect == "close_call":
+            return (
+                "Close Call is played in the pre-round, as the opponent's artillery "
+                "is about to land (seed 003 §8.3)"
+            )
+        if cd.effect == "oba":
+            return (
+                f"{cd.name} is played in the pre-round: write its target down with "
+                "PlotArtillery (CoH 2e §12.3, card list)"
+            )
+        if cd.effect == "luck":
+            return (
+                "Luck! (#12) is played after one of your own rolls, when the game "
+                "stops for it (a Luck window: PlayCard('luck') or KeepRoll)"
+            )
         if cd.effect in _EVENTS:
             return f"{label(cd)} is played when drawn (seed 003 §8.1)"
         units = a.units
@@ -175,8 +195,9 @@ class CardPlay(CardEffects, CardWeapons, Mixin):
             "pay='card', or pass (card #2)"
         )
 
-    def fire_card_problem(self, state: GameState, side: str, a: Fire) -> str | None:
-        """Why the bonus card of a fire may not be played."""
+    def fire_card_problem(self, state: GameState, side: str, a: Attack) -> str | None:
+        """Why the bonus card of an attack (fire, indirect fire, flamethrower)
+        may not be played."""
         cd = cards_by_id().get(str(a.card))
         if cd is None or cd.effect != "careful_aiming":
             return (
@@ -187,24 +208,23 @@ class CardPlay(CardEffects, CardWeapons, Mixin):
             return f"{a.card!r} is not in {side}'s hand (seed 003 §8.1)"
         return None
 
-    def fire_card_fp(self, a: Any) -> int:
-        """The FP a fire's bonus card adds (Careful Aiming +2, S1 card list #9)."""
-        card = getattr(a, "card", None)  # mortar and flame attacks carry none
-        return CAREFUL_AIMING_FP if card == "careful_aiming" else 0
+    def fire_card_fp(self, a: Attack) -> int:
+        """The FP an attack's bonus card adds (Careful Aiming +2, S1 card list #9)."""
+        return CAREFUL_AIMING_FP if a.card == "careful_aiming" else 0
 
     # -- what is offered ---------------------------------------------------- #
     def card_options(
         self, state: GameState, side: str, fires: Sequence[Action] = ()
     ) -> list[Action]:
         """Every legal card play: each card in the hand on each unit, group
-        (up to :data:`GROUP_MAX` units) and hex it may take; fires with
+        (up to :data:`GROUP_MAX` units) and hex it may take; attacks with
         Careful Aiming."""
         hand = sorted(set(self.hand(state, side)))
         out: list[Action] = []
         cat = cards_by_id()
         if "careful_aiming" in hand:
             for f in fires:
-                if isinstance(f, Fire) and f.card is None:
+                if isinstance(f, ATTACKS) and f.card is None:
                     g = replace(f, card="careful_aiming")
                     if self.why_not(state, g) is None:
                         out.append(g)
@@ -212,7 +232,7 @@ class CardPlay(CardEffects, CardWeapons, Mixin):
             return out
         for cid in hand:
             cd = cat.get(cid)
-            if cd is None or cd.effect in GAPS or cd.effect == "careful_aiming":
+            if cd is None or cd.effect in GAPS or cd.effect in _NOT_ON_THEIR_OWN:
                 continue
             for a in self._candidates(state, side, cd):
                 if self.why_not(state, a) is None:

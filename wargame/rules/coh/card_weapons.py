@@ -29,9 +29,9 @@ from wargame.engine import GameState, RuleContext, Unit, unit_change
 
 from ._core import Mixin
 from .actions import PlayCard
+from .attack_rolls import PlanEntry
 from .cards import Card
 from .fire import FireMath
-from .odds import fire_result
 
 __all__ = ["LONG_RANGE_FP", "WEAPONS", "CardWeapons"]
 
@@ -196,6 +196,7 @@ class CardWeapons(Mixin):
             ),
             changes=unit_change(uid, cc_turn=st.vars.get("turn_no")) if cc else (),
         )
+        plan: list[PlanEntry] = []
         for t in [x for x in st.units_at(a.hex) if not x.hidden]:
             if (cc and t.side == side) or st.units[t.id].destroyed:
                 continue
@@ -223,5 +224,7 @@ class CardWeapons(Mixin):
                 + " | "
                 + ", ".join(fm.dv_terms),
             )
-            av = fm.fp + sum(dice)
-            self._land(ctx, side, st.units[t.id], fire_result(av, fm.dv), av, fm.dv)
+            plan.append(["seen", t.id, fm.fp + sum(dice), fm.dv])
+        # the rolls land together, after a Luck! window if one opens (card #12)
+        if not self.offer_luck(ctx, side, plan, None):
+            self.land_rolls(ctx, side, plan)

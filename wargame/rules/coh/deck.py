@@ -7,7 +7,8 @@ side draws its cards from the top (the firefight says how many: ``cards`` in
 round 1, ``cards_per_round`` after).  Yellow cards are played at once
 (:meth:`on_draw`, :mod:`.card_play`); green cards go to the side's secret hand
 (deck ``hand:<side>``).  Weapon cards the firefight gives a side
-(``weapon_cards``) are in its hand from the first pre-round (CoH 2e §8.4).  The
+(``weapon_cards``) and veteran cards (``veteran_cards``, seed 003 §8.3) are in
+its hand from the first pre-round (CoH 2e §8.4).  The
 draw pile is secret from both sides (deck ``cards``); played cards lie face up
 on the discard pile (deck ``discard``, CoH 2e §8.2).  Fresh units acting
 through a card stay fresh (§8.1).
@@ -32,12 +33,14 @@ class Cards(Mixin):
     cards_round: dict[str, int]
     extra_cards: tuple[str, ...]
     weapon_cards: dict[str, tuple[str, ...]]
+    veteran_cards: dict[str, tuple[str, ...]]
 
     def deck_viewers(self, state: GameState, name: str) -> frozenset[str] | None:
         """Hands are their owner's; the draw pile nobody's (seed 003 §8.1);
         hidden mines (``mines:<side>``, CoH 2e §18.3.3) and plotted artillery
-        (``oba:<side>``, §12.3) their owner's."""
-        for prefix in ("hand:", "mines:", "oba:"):
+        (``oba:<side>``, §12.3) and rolls waiting for a Luck! card
+        (``roll:<side>``, card #12) their owner's."""
+        for prefix in ("hand:", "mines:", "oba:", "roll:"):
             if name.startswith(prefix):
                 return frozenset({name[len(prefix) :]})
         if name == "cards":
@@ -108,16 +111,20 @@ class Cards(Mixin):
         return card
 
     def _deal_weapon_cards(self, ctx: RuleContext) -> None:
-        """The weapon cards the firefight gives each side (CoH 2e §8.4)."""
+        """The weapon and veteran cards the firefight gives each side (CoH 2e
+        §8.4; seed 003 §8.3)."""
         st = ctx.state
         for side in self.sides:
-            cards = self.weapon_cards.get(side, ())
+            cards = (
+                *self.weapon_cards.get(side, ()),
+                *self.veteran_cards.get(side, ()),
+            )
             if not cards:
                 continue
             ctx.emit(
                 "card",
                 side=side,
-                detail="weapon cards from the firefight",
+                detail="weapon and veteran cards from the firefight",
                 changes=deck_change(
                     f"hand:{side}", (*st.decks.get(f"hand:{side}", ()), *cards)
                 ),
@@ -126,7 +133,8 @@ class Cards(Mixin):
             ctx.emit(
                 "card",
                 side=side,
-                detail=f"{side} receives {len(cards)} weapon card(s) (§8.4)",
+                detail=f"{side} receives {len(cards)} weapon or veteran card(s) "
+                "(§8.4, seed 003 §8.3)",
             )
 
     def on_draw(self, ctx: RuleContext, side: str, card: str) -> None:

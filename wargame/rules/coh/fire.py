@@ -1,5 +1,6 @@
-"""Fire, firegroups, close combat, hit markers and rally (CoH 2e §7, seed 003
-§9.12-9.13, §10.0 #3, §10.3).
+"""Fire, firegroups, close combat and hit markers (CoH 2e §7, seed 003 §9.12,
+§10.0 #3, §10.3): legality and the attack numbers.  The rolls and their
+results are in :mod:`.attack_rolls`, rally in :mod:`.rally`.
 
 * **AV = FP + 2d6 (+ up to 2 CAPs)** against **DV = DR + terrain DM + the other
   modifiers**; a hit on AV >= DV, the unit destroyed outright on AV >= DV + 4, and
@@ -23,7 +24,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from wargame.engine import (
@@ -35,10 +36,9 @@ from wargame.engine import (
     var_change,
 )
 
-from ._core import MAX_CAPS_PER_ROLL, RALLY_COST, Mixin
-from .actions import Fire, Rally
+from ._core import MAX_CAPS_PER_ROLL, Mixin
+from .actions import Fire
 from .hit_markers import HitMarker, hit_marker_decks, marker
-from .odds import fire_result
 
 __all__ = ["Combat", "FireMath"]
 
@@ -103,6 +103,15 @@ class Combat(Mixin):
         cc = d == 0
         if flame:
             fm: FireMath | None = self.flame_math(leader, target, d)
+            if fm is not None and bonus_fp:  # Careful Aiming on a flamethrower
+                fm = replace(
+                    fm,
+                    fp=fm.fp + bonus_fp,
+                    fp_terms=(
+                        *fm.fp_terms,
+                        f"Careful Aiming card {bonus_fp:+d} (card #9)",
+                    ),
+                )
             return fm
         sniper = self.is_sniper(leader.id)
         he = bool(ut.he)
@@ -281,10 +290,6 @@ class Combat(Mixin):
                     f"{a.caps} CAP on each of {rolls} roll(s) is more than the "
                     f"{max(have, 0)} CAPs left (§3.2)"
                 ), 0
-        if a.card is not None:
-            why = self.fire_card_problem(state, side, a)
-            if why is not None:
-                return why, 0
         return None, cost
 
     def _support_problem(
@@ -344,203 +349,6 @@ class Combat(Mixin):
             if ((t.fp_blue if blue else t.fp_red) or 0) > 0:
                 n += 1
         return n
-
-    # -- resolution ------------------------------------------------------- #
-    def do_fire(self, ctx: RuleContext, side: str, a: Any) -> None:
-        """Pay, then roll against every unit in the hex (hidden ones as the
-        seed says), one roll each, and apply the results.  ``a``: a
-        :class:`Fire`, or an indirect or flamethrower attack (:mod:`.mortars`)."""
-        st = ctx.state
-        problem, cost = self.attack_problem(st, side, a)
-        assert problem is None, problem
-        a = self.resolved_attack(st, side, a)
-        lead = st.units[a.units[0]]
-        assert lead.hex is not None
-        sniper_hidden = lead.hidden and self.is_sniper(lead.id)
-        if not sniper_hidden:
-            self.reveal_actors(ctx, a.units, "fires")
-        self.pay(ctx, side, a.units, a.pay, cost, "fire")
-        card = getattr(a, "card", None)  # mortar and flame attacks carry none
-        if card is not None:  # a bonus card played with the fire (§8.2)
-            self.play_bonus_card(ctx, side, card)
-        self.reveal_marker(ctx, lead, "fire")
-        cc = self.board.distance(lead.hex, a.hex) == 0
-        if cc:
-            ctx.emit(
-                "fire",
-                side=side,
-                unit=lead.id,
-                hex_to=a.hex,
-                detail="close-combat attack (§7.7.3)",
-                changes=unit_change(lead.id, cc_turn=st.vars.get("turn_no")),
-            )
-        elif sniper_hidden:
-            ctx.emit(
-                "fire",
-                side=side,
-                hex_to=a.hex,
-                detail="a hidden sniper fires (seed 003 §10.3)",
-            )
-        else:
-            ctx.emit(
-                "fire",
-                side=side,
-                unit=lead.id,
-                hex_to=a.hex,
-                detail=self.attack_words(a),
-            )
-        enemy = self.other(side)
-        in_hex = [u for u in st.units_at(a.hex) if not u.destroyed]
-        shown = [u for u in in_hex if not u.hidden and not (cc and u.side == side)]
-        if sniper_hidden or self.is_sniper(lead.id):
-            # Snipers never hit their own units in close combat (seed 003 §10.3).
-            shown = [u for u in shown if u.side != side]
-        # Vehicles last: the rolls are simultaneous, so cargo keeps the APC's
-        # +2 and foot units their vehicle cover (§15.6, §16.1).
-        shown.sort(key=lambda u: self.is_vehicle(u.id))
-        hidden = [u for u in in_hex if u.hidden and u.side == enemy]
-        if caps_total := a.caps * max(1, len(shown)):
-            have = self.caps(st, side)
-            ctx.emit(
-                "caps",
-                side=side,
-                detail=f"{caps_total} CAP on the attack rolls (§3.2)",
-                changes=pool_change(f"caps:{side}", have - caps_total),
-            )
-        for t in shown:
-            if st.units[t.id].destroyed:
-                continue
-            self._attack(ctx, side, a, lead, st.units[t.id])
-        if not shown:
-            self._attack_hidden(ctx, side, a, lead, hidden)
-        if sniper_hidden and not lead.destroyed:
-            self.detection_check(ctx, lead)
-
-    def _attack(self, ctx: RuleContext, side: str, a: Any, lead: Unit, t: Unit) -> None:
-        st = ctx.state
-        self.reveal_marker(ctx, t, "fired_at")
-        fm = self.fire_math(
-            st,
-            lead,
-            t,
-            supporters=self._supporters_for(st, a, t),
-            tgt_hex=a.hex,
-            **self.attack_kwargs(a),
-            bonus_fp=self.fire_card_fp(a),
-        )
-        if fm is None:
-            ctx.emit(
-                "attack",
-                side=side,
-                unit=None if lead.hidden else lead.id,
-                target=t.id,
-                result="no attack",
-                detail=f"no FP of the colour {t.name} needs (§7.1)",
-            )
-            return
-        caps = a.caps  # paid in do_fire, before the dice (§3.2)
-        dice = ctx.roll(
-            2,
-            kind="attack",
-            side=side,
-            unit=None if lead.hidden else lead.id,
-            target=t.id,
-            needed=fm.needed - caps,
-            detail=f"AV {fm.fp}+2d6+{caps} vs DV {fm.dv}: "
-            + ", ".join(fm.fp_terms)
-            + " | "
-            + ", ".join(fm.dv_terms),
-        )
-        result = fire_result(fm.fp + sum(dice) + caps, fm.dv)
-        self._land(ctx, side, t, result, fm.fp + sum(dice) + caps, fm.dv)
-
-    def _attack_hidden(
-        self, ctx: RuleContext, side: str, a: Any, lead: Unit, hidden: list[Unit]
-    ) -> None:
-        """Fire at a hex that may hide enemies (seed 003 §10.0 #3; mortars,
-        artillery and flamethrowers, which hit the flank, against the lowest
-        flank DR, CoH 2e §10.03, §19.1)."""
-        st = ctx.state
-        he = bool(self.specs[lead.id].type.he)
-        kw = self.attack_kwargs(a)
-        key = "dr_flank" if he or kw.get("flame") else "dr_front"
-        dice = ctx.roll(
-            2,
-            kind="attack",
-            side=side,
-            unit=None if lead.hidden else lead.id,
-            hex_to=a.hex,
-            detail=f"fire at {a.hex}, where enemies may be hidden",
-        )
-        if not hidden:
-            self._nothing_revealed(ctx, side, a.hex)
-            return
-        t = min(hidden, key=lambda u: (int(getattr(self.specs[u.id].type, key)), u.id))
-        fm = self.fire_math(
-            st,
-            lead,
-            t,
-            supporters=self._supporters_for(st, a, t),
-            tgt_hex=a.hex,
-            hidden_target=True,
-            **kw,
-            bonus_fp=self.fire_card_fp(a),
-        )
-        if fm is None:
-            self._nothing_revealed(ctx, side, a.hex)
-            return
-        av = fm.fp + sum(dice) + a.caps
-        result = fire_result(av, fm.dv)
-        owner = t.side
-        if result == "miss":
-            self._nothing_revealed(ctx, side, a.hex)
-            ctx.emit(
-                "attack",
-                side=owner,
-                target=t.id,
-                hex_to=a.hex,
-                result="miss",
-                detail=f"AV {av} against hidden {t.name}'s DV {fm.dv}: "
-                + ", ".join(fm.dv_terms),
-                visible_to=(owner,),
-            )
-            return
-        self.reveal_hex(ctx, a.hex, owner, "is hit while hidden (seed 003 §10.0 #3)")
-        self._land(ctx, side, st.units[t.id], result, av, fm.dv)
-
-    @staticmethod
-    def _nothing_revealed(ctx: RuleContext, side: str, hex_: str) -> None:
-        """What the firer learns of a fire at a hex that may hide enemies and
-        hits nothing it can see (seed 003 §10.0 #3)."""
-        ctx.emit(
-            "attack",
-            side=side,
-            hex_to=hex_,
-            result="nothing revealed",
-            detail="no hit is revealed (seed 003 §10.0 #3)",
-        )
-
-    def _land(
-        self, ctx: RuleContext, side: str, t: Unit, result: str, av: int, dv: int
-    ) -> None:
-        if result == "miss":
-            ctx.emit(
-                "attack",
-                side=side,
-                target=t.id,
-                result="miss",
-                detail=f"AV {av} < DV {dv}",
-            )
-            return
-        if result == "destroyed" or t.attrs.get("marked"):
-            why = (
-                f"AV {av} >= DV {dv} + 4 (§7.0)"
-                if result == "destroyed"
-                else "a second hit destroys (§7.5)"
-            )
-            self.destroy(ctx, t, why)
-            return
-        self.draw_marker(ctx, t, f"AV {av} >= DV {dv}: hit (§7.5)")
 
     def draw_marker(self, ctx: RuleContext, t: Unit, why: str) -> None:
         """Draw a hit marker at random from the unit's pile, face down (§7.5)."""
@@ -642,95 +450,3 @@ class Combat(Mixin):
             detail=why,
             changes=ch,
         )
-
-    # -- rally ------------------------------------------------------------ #
-    def rally_problem(
-        self, state: GameState, side: str, a: Rally
-    ) -> tuple[str | None, int]:
-        """Why a rally is illegal (``None``) and its cost (5, §7.6, §9.13)."""
-        us = [state.units.get(x) for x in a.units]
-        if not us or any(
-            u is None or u.side != side or u.destroyed or u.hex is None for u in us
-        ):
-            return f"{side} rallies only its own units on the map", 0
-        for u in us:
-            assert u is not None and u.hex is not None
-            m = self.marker(u)
-            if m is None:
-                return f"{u.name} has no hit marker to rally from (§7.6)", 0
-            if m.rally is None:
-                return (
-                    f"{u.name}'s {m.name} marker cannot be rallied (No Rally, §15.2)",
-                    0,
-                )
-            if self.enemy_in(state, u.hex, side):
-                return f"{u.name} may not rally with an enemy in its hex (§7.6)", 0
-        if len(us) > 1 and not self.group_ok([u.hex for u in us if u and u.hex]):
-            return "a group rally needs contiguous units (seed 003 §9.13)", 0
-        return None, RALLY_COST
-
-    def remove_marker(self, ctx: RuleContext, u: Unit, detail: str) -> None:
-        """A rallied unit's marker goes back to the pile (§7.6): its face-down
-        kind is cleared in an event its owner alone sees, the rest in public."""
-        if u.attrs.get("hit"):
-            ctx.emit(
-                "rally",
-                side=u.side,
-                unit=u.id,
-                detail="the marker goes back to the pile",
-                changes=unit_change(u.id, hit=None),
-                visible_to=(u.side,),
-            )
-        ctx.emit(
-            "rally",
-            side=u.side,
-            unit=u.id,
-            result="rallied",
-            detail=detail,
-            changes=unit_change(u.id, marker=None, marked=None),
-        )
-
-    def rally_bonus(self, state: GameState, u: Unit) -> int:
-        """+1 in cover, +1 per un-hit friendly unit in the hex (§7.6.1)."""
-        assert u.hex is not None
-        b = 1 if self.board.cover(u.hex) else 0
-        b += sum(
-            1
-            for x in state.units_at(u.hex)
-            if x.side == u.side and x.id != u.id and not x.attrs.get("marked")
-        )
-        return b
-
-    def do_rally(self, ctx: RuleContext, side: str, a: Rally) -> None:
-        """Pay once; each unit rolls 2d6 + bonus against its marker's rally number."""
-        st = ctx.state
-        problem, cost = self.rally_problem(st, side, a)
-        assert problem is None, problem
-        self.reveal_actors(ctx, a.units, "rallies")
-        self.pay(ctx, side, a.units, a.pay, cost, "rally")
-        self.rally_rolls(ctx, side, a.units)
-
-    def rally_rolls(self, ctx: RuleContext, side: str, units: tuple[str, ...]) -> None:
-        """Each unit rolls 2d6 + bonus against its marker's rally number (§7.6;
-        one roll each in a group, seed 003 §9.13)."""
-        st = ctx.state
-        for uid in units:
-            u = st.units[uid]
-            m = self.marker(u)
-            assert m is not None and m.rally is not None
-            self.reveal_marker(
-                ctx, u, "always"
-            )  # ASSUMPTION: the roll shows the number
-            bonus = self.rally_bonus(st, u)
-            dice = ctx.roll(
-                2,
-                kind="rally",
-                side=side,
-                unit=uid,
-                needed=int(m.rally) - bonus,
-                detail=f"2d6 + {bonus} against rally {m.rally} (§7.6)",
-            )
-            if sum(dice) + bonus >= int(m.rally):
-                self.remove_marker(ctx, u, "")
-            else:
-                ctx.emit("rally", side=side, unit=uid, result="failed")

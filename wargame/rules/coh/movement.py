@@ -312,36 +312,15 @@ class Movement(Mixin):
                     facing = u.facing
                 else:
                     facing = self.board.direction(frm, h)
-                if u.hidden:
-                    ctx.emit(
-                        "hidden_move",
-                        side=side,
-                        unit=uid,
-                        hex_from=frm,
-                        hex_to=h,
-                        detail="hidden move (seed 003 §10.1)",
-                        changes=unit_change(uid, position=h) + self.hasty_lost(u),
-                        visible_to=(side,),
-                    )
-                else:
-                    ctx.emit(
-                        "move",
-                        side=side,
-                        unit=uid,
-                        hex_from=frm,
-                        hex_to=h,
-                        detail="enters the map (§5.5)" if frm is None else "",
-                        changes=unit_change(uid, position=h, facing=facing)
-                        + self.hasty_lost(u)
-                        + (
-                            unit_change(uid, arrives=None, entry=None)
-                            if frm is None
-                            else ()
-                        )
-                        + self.cargo_changes(st, uid, position=h, facing=facing),
-                    )
-                self.after_move(ctx, uid)
-                self.on_enter(ctx, uid, h)  # trenches, wire, mines (§18)
+                self.emit_step(
+                    ctx,
+                    side,
+                    uid,
+                    h,
+                    facing,
+                    "enters the map (§5.5)" if frm is None else "",
+                    unit_change(uid, arrives=None, entry=None) if frm is None else (),
+                )
                 if st.units[uid].destroyed:
                     break
                 if self.immobilisation_roll(ctx, uid, frm):  # §14.5
@@ -350,6 +329,49 @@ class Movement(Mixin):
                     self.enemy_in(st, h, side) and (h == path[-1] or h not in known)
                 ):
                     break
+
+    def emit_step(
+        self,
+        ctx: RuleContext,
+        side: str,
+        uid: str,
+        h: str,
+        facing: int | None,
+        detail: str = "",
+        extra: tuple[Any, ...] = (),
+    ) -> None:
+        """One unit's step into ``h``, for moves and cards alike: the move
+        event (a hidden unit's seen by its side alone, seed 003 §10.1) with
+        its cargo moving and facing with it (§17.0) and ``extra`` changes,
+        then what entering sets off (control, trenches, wire, mines, §18)."""
+        st = ctx.state
+        u = st.units[uid]
+        if u.hidden:
+            ctx.emit(
+                "hidden_move",
+                side=side,
+                unit=uid,
+                hex_from=u.hex,
+                hex_to=h,
+                detail=detail or "hidden move (seed 003 §10.1)",
+                changes=unit_change(uid, position=h) + self.hasty_lost(u) + extra,
+                visible_to=(side,),
+            )
+        else:
+            ctx.emit(
+                "move",
+                side=side,
+                unit=uid,
+                hex_from=u.hex,
+                hex_to=h,
+                detail=detail,
+                changes=unit_change(uid, position=h, facing=facing)
+                + self.hasty_lost(u)
+                + extra
+                + self.cargo_changes(st, uid, position=h, facing=facing),
+            )
+        self.after_move(ctx, uid)
+        self.on_enter(ctx, uid, h)  # trenches, wire, mines (§18)
 
     @staticmethod
     def hasty_lost(u: Unit) -> tuple[Any, ...]:

@@ -43,6 +43,7 @@ from .actions import (
     Hide,
     IndirectFire,
     InitiativeBid,
+    KeepRoll,
     Load,
     Move,
     Pass,
@@ -57,22 +58,26 @@ from .actions import (
 )
 from .activation import Activation
 from .artillery import Artillery
+from .attack_rolls import AttackRolls
 from .card_play import CardPlay
 from .deck import Cards
 from .fire import Combat
 from .fortifications import Fortifications
 from .hidden import Hidden
+from .luck import Luck
 from .mines import Mines
 from .mortars import Mortars
 from .movement import Movement
 from .odds_cli import OddsCommand
 from .pioneers import Pioneers
 from .presentation import Presentation
+from .rally import Rallying
 from .sequence import RoundSequence
 from .setup import Setup
 from .smoke import Smoke
 from .transport import Transport
 from .vehicles import Vehicles
+from .veterans import Veterans
 
 __all__ = ["CohRuleset"]
 
@@ -81,9 +86,13 @@ class CohRuleset(
     OddsCommand,
     Presentation,
     CardPlay,
+    Luck,
+    Veterans,
     RoundSequence,
     Activation,
     Movement,
+    AttackRolls,
+    Rallying,
     Combat,
     Mortars,
     Pioneers,
@@ -202,10 +211,16 @@ class CohRuleset(
             return self.bid_problem(state, action)
         if isinstance(action, InitiativeBid):
             return "no initiative roll is under way"
+        if self.close_call_open(state):  # a veteran card's window (seed 003 §8.3)
+            return self.close_call_problem(state, side, action)
         if state.phase == "artillery" or isinstance(action, PlotArtillery):
             if not isinstance(action, PlotArtillery):
                 return "write down the artillery target first (§2.0, §12.3)"
             return self.plot_problem(state, side, action)
+        if self.luck_window(state):  # the rolls wait for Luck! (card #12)
+            return self.luck_problem(state, side, action)
+        if isinstance(action, KeepRoll):
+            return "no roll waits for a Luck! card (card #12)"
         pay = getattr(action, "pay", None)
         if pay is not None and pay not in PAY_MODES:
             return f"unknown payment {pay!r}; use one of {list(PAY_MODES)}"
@@ -247,6 +262,10 @@ class CohRuleset(
         problem, cost = fn(state, side, action)  # type: ignore[operator]
         if problem is not None:
             return str(problem)
+        if isinstance(action, Fire | IndirectFire | Flame) and action.card is not None:
+            problem = self.fire_card_problem(state, side, action)  # §8.2
+            if problem is not None:
+                return problem
         problem = self.vehicle_action_problem(state, action)  # §14.5, §17.0
         if problem is not None:
             return problem
@@ -260,8 +279,12 @@ class CohRuleset(
             return []
         if state.phase == "initiative":
             return list(self.bid_options(state))
+        if self.close_call_open(state):
+            return self.close_call_options(state, side)  # seed 003 §8.3
         if state.phase == "artillery":
             return list(self.plot_options(state))
+        if self.luck_window(state):
+            return self.luck_options(state, side)  # card #12
         out: list[Action] = [Pass()]
         if not self.free_action(state, side):
             if self.pool(state, side) > 0:
@@ -274,12 +297,14 @@ class CohRuleset(
         out += fires
         out += self.rally_options(state, side)
         out += self.hide_options(state, side, self.pays)
-        out += self.indirect_options(state, side)  # §12 (mortars.py)
+        indirect = self.indirect_options(state, side)  # §12 (mortars.py)
+        out += indirect
         out += self.smoke_options(state, side)  # §13
-        out += self.flame_options(state, side)  # §19 (pioneers.py)
+        flames = self.flame_options(state, side)  # §19 (pioneers.py)
+        out += flames
         out += self.hasty_options(state, side)  # §18 (fortifications.py)
         out += self.transport_options(state, side, self.pays)  # §17
-        out += self.card_options(state, side, fires)  # seed 003 §8
+        out += self.card_options(state, side, [*fires, *indirect, *flames])  # §8
         return [a for a in out if self.vehicle_action_problem(state, a) is None]
 
     def fire_options(self, state: GameState, side: str) -> list[Action]:
@@ -389,10 +414,17 @@ class CohRuleset(
         if isinstance(action, InitiativeBid):
             self.do_bid(ctx, action)
             return
+        if self.close_call_open(st):  # seed 003 §8.3
+            self.do_close_call(ctx, str(self.current_side(st)), action)
+            return
         if isinstance(action, PlotArtillery):
             self.do_plot(ctx, action)
             return
         side = str(self.current_side(st))
+        if self.luck_window(st):  # the decision on Luck! (card #12)
+            self.resolve_luck(ctx, side, action)
+            self._end_action(ctx, side)
+            return
         if isinstance(action, Spend):
             self.spend_pool(ctx, side, "the activated units are spent (§3.0)")
             return
@@ -430,7 +462,14 @@ class CohRuleset(
         elif isinstance(action, PlayCard) and not self.do_play_card(ctx, side, action):
             self.settle_cargo(ctx)
             return  # a Command Action or Swift Action card: the turn goes on
-        self.settle_cargo(ctx)  # units of destroyed vehicles (§17.1)
+        if self.luck_window(st):
+            return  # the rolls wait for the roller's Luck! decision (card #12)
+        self._end_action(ctx, side)
+
+    def _end_action(self, ctx: RuleContext, side: str) -> None:
+        """After an action's results: cargo of destroyed vehicles (§17.1), the
+        game's end, the next turn (§2.2)."""
+        self.settle_cargo(ctx)
         self.check_annihilation(ctx)
-        if not st.vars.get("over"):
+        if not ctx.state.vars.get("over"):
             self.next_turn(ctx, side)

@@ -52,7 +52,11 @@ class RoundSequence(Mixin):
             if st.phase == "initiative" and not st.vars.get("bidder"):
                 self._roll_initiative(ctx)
                 continue
-            if st.phase == "artillery" and not st.vars.get("plotter"):
+            if (
+                st.phase == "artillery"
+                and not st.vars.get("plotter")
+                and not st.vars.get("close_call")  # a veteran card's window
+            ):
                 self.finish_pre_round(ctx, st.turn)
                 continue
             if st.phase == "play" and int(st.vars.get("passes", 0)) >= 2:
@@ -67,7 +71,7 @@ class RoundSequence(Mixin):
         if state.phase == "initiative":
             return state.vars.get("bidder")
         if state.phase == "artillery":
-            return state.vars.get("plotter")
+            return state.vars.get("close_call") or state.vars.get("plotter")
         return state.vars.get("side")
 
     # -- pre-round -------------------------------------------------------- #
@@ -121,7 +125,8 @@ class RoundSequence(Mixin):
         """The pre-round after the artillery targets: last round's strikes,
         reinforcements, initiative (§2.0)."""
         st = ctx.state
-        self.resolve_oba(ctx, rnd)
+        if not self.resolve_oba(ctx, rnd):
+            return  # a strike waits for a Close Call decision (seed 003 §8.3)
         self.check_annihilation(ctx)
         if st.vars.get("over"):
             return

@@ -11,7 +11,9 @@ Scenario keys this rule system adds (docs/rules/coh-2e.md):
   ``soviet``: the Soviets announce initiative CAPs first on a tie, §2.1),
   ``facing`` (default facing of the side's units, 0-5), ``cards`` (cards drawn
   at the start), ``cards_per_round``, ``weapon_cards`` (ids of the weapon
-  cards the side holds from the start, CoH 2e §8.4; seed 003 §8.2);
+  cards the side holds from the start, CoH 2e §8.4; seed 003 §8.2; off-board
+  artillery cards too, §12.3), ``veteran_cards`` (ids of the orange veteran
+  cards the firefight gives the side, seed 003 §8.3);
 * ``[[units]]``: ``hex``, ``facing`` (0-5: the hexside faced, an index of
   :data:`wargame.geo.hexgrid.AXIAL_DIRECTIONS`), ``hidden`` (seed 003 §10.0),
   ``carried_by`` (instead of a position: the vehicle of the side the unit
@@ -86,7 +88,15 @@ class Setup(Mixin):
     objectives: tuple[tuple[str, str, int, str | None], ...]
 
     SIDE_KEYS: ClassVar[frozenset[str]] = frozenset(
-        {"caps", "nation", "facing", "cards", "cards_per_round", "weapon_cards"}
+        {
+            "caps",
+            "nation",
+            "facing",
+            "cards",
+            "cards_per_round",
+            "weapon_cards",
+            "veteran_cards",
+        }
     )
 
     def _read_scenario(self) -> None:
@@ -346,12 +356,21 @@ class Setup(Mixin):
             "rules.extra_cards", rules.get("extra_cards", []), "event", None, problems
         )
         self.weapon_cards: dict[str, tuple[str, ...]] = {}
+        self.veteran_cards: dict[str, tuple[str, ...]] = {}
         for i, raw in enumerate(self.scenario.sides):
             sid = str(raw.get("id"))
             self.weapon_cards[sid] = self._card_list(
                 f"sides[{i}].weapon_cards",
                 raw.get("weapon_cards", []),
                 "weapon",
+                self.nation.get(sid),
+                problems,
+            )
+            # seed 003 §8.3: "each firefight will specify" the veteran cards
+            self.veteran_cards[sid] = self._card_list(
+                f"sides[{i}].veteran_cards",
+                raw.get("veteran_cards", []),
+                "veteran",
                 self.nation.get(sid),
                 problems,
             )
@@ -392,14 +411,6 @@ class Setup(Mixin):
                         f"{where}[{j}]",
                         f"{cid!r} is a {cd.type} card; only {kind} cards go here "
                         "(numbered action and bonus cards come with rules.cards)",
-                    )
-                )
-            elif cd.effect == "oba":
-                problems.append(
-                    s.problem(
-                        f"{where}[{j}]",
-                        f"{cid!r}: off-board artillery (CoH 2e §12.3) is not played "
-                        "by this engine yet",
                     )
                 )
             elif nation is not None and cd.nation not in (None, nation):
