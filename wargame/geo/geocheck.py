@@ -48,8 +48,7 @@ def points_on_map(m: Map, fn: str, arg: str, value: Any) -> npt.NDArray[np.float
         raise _err(
             fn,
             arg,
-            f"point {i} ({p[i, 0]:.1f}, {p[i, 1]:.1f}) is off the map; "
-            f"{m._xy_fix()}",
+            f"point {i} ({p[i, 0]:.1f}, {p[i, 1]:.1f}) is off the map; {m._xy_fix()}",
         )
     return np.ascontiguousarray(p)
 
@@ -69,8 +68,12 @@ def path_on_map(m: Map, fn: str, arg: str, value: Any) -> npt.NDArray[np.float64
     p = points_on_map(m, fn, arg, p)
     seg = np.hypot(*np.diff(p, axis=0).T)
     if not (seg > 0).any():
-        raise _err(fn, arg, "has zero length (all its points are one point); give "
-                   "a path that goes somewhere")
+        raise _err(
+            fn,
+            arg,
+            "has zero length (all its points are one point); give "
+            "a path that goes somewhere",
+        )
     return p
 
 
@@ -86,6 +89,10 @@ def positive(fn: str, arg: str, value: Any, *, allow_zero: bool = True) -> float
         raise _err(fn, arg, f"{value!r} is not a finite number; give metres")
     if v < 0 or (v == 0 and not allow_zero):
         want = "0 or more" if allow_zero else "more than 0"
-        raise _err(fn, arg, f"{value!r} is negative{'' if allow_zero else ' or 0'}; "
-                   f"give metres, {want}")
+        raise _err(
+            fn,
+            arg,
+            f"{value!r} is negative{'' if allow_zero else ' or 0'}; "
+            f"give metres, {want}",
+        )
     return v

@@ -160,8 +160,13 @@ def point_line_of_sight(
     pa = _point(terrain, a, "a (observer)")
     pb = _point(terrain, b, "b (target)")
     c = PK.centres(
-        np.array([pa[0]]), np.array([pa[1]]), np.array([pb[0]]), np.array([pb[1]]),
-        r, sa, sb,
+        np.array([pa[0]]),
+        np.array([pa[1]]),
+        np.array([pb[0]]),
+        np.array([pb[1]]),
+        r,
+        sa,
+        sb,
     )
     ca = (float(c[0, 0]), float(c[1, 0]))
     cb = (float(c[2, 0]), float(c[3, 0]))
@@ -222,8 +227,10 @@ def los_pairs(
             rng = math.nan
         if isinstance(max_range_m, bool) or not (rng >= 0) or math.isnan(rng):
             raise _err(
-                fn, "max_range_m", f"{max_range_m!r:.40} is not metres >= 0; give "
-                "metres or None (no limit)"
+                fn,
+                "max_range_m",
+                f"{max_range_m!r:.40} is not metres >= 0; give "
+                "metres or None (no limit)",
             )
     kargs = terrain.kernel_args(terrain.heights_for(obstacles))
     return PK.grid_visible(  # type: ignore[no-any-return]

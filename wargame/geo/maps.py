@@ -1354,7 +1354,8 @@ class Map:
         Examples:
             >>> m = load_map()
             >>> ley, rem = m.place_xy("Erpeler Ley"), m.place_xy("Remagen")
-            >>> m.los_pairs([ley], [rem, ley], max_range_m=2000, obstacles=False).tolist()
+            >>> v = m.los_pairs([ley], [rem, ley], max_range_m=2000, obstacles=False)
+            >>> v.tolist()
             [[True, True]]
         """
         from wargame.geo import los as _los
@@ -1376,6 +1377,52 @@ class Map:
             obs,
             standing_in=_lp.standing_flags(standing_in, fn),
             margin_m=_lp.check_margin(margin_m, fn),
+        )
+
+    # -- free movement: going along a path (wargame.geo.going, .reach) ------- #
+    def terrain_along(self, path: npt.ArrayLike) -> pd.DataFrame:
+        """Terrain classes along a path, one row per stretch of one class.
+
+        Columns ``class``, ``start_m``, ``end_m``, ``length_m``; ``path`` is
+        ``(n, 2)`` map metres, n >= 2. See :func:`wargame.geo.going.terrain_along`.
+        """
+        from wargame.geo import going
+
+        return going.terrain_along(self, path)
+
+    def features_crossed(
+        self, path: npt.ArrayLike, along_tol_m: float = 10.0
+    ) -> pd.DataFrame:
+        """Roads, rail and waterways a path crosses or runs along (with points).
+
+        See :func:`wargame.geo.going.features_crossed` for the columns.
+        """
+        from wargame.geo import going
+
+        return going.features_crossed(self, path, along_tol_m)
+
+    def slope_along(self, path: npt.ArrayLike, step_m: float = 10.0) -> Any:
+        """Grades along a path from the DEM: a :class:`wargame.geo.going.SlopeAlong`."""
+        from wargame.geo import going
+
+        return going.slope_along(self, path, step_m)
+
+    def reach_polygon(
+        self,
+        origin: tuple[float, float],
+        allowance: float,
+        cost_per_class: Mapping[str, float | None],
+        road_cost: Mapping[str, float] | None = None,
+        resolution_m: float = 10.0,
+    ) -> shapely.Geometry:
+        """Ground reachable within a movement allowance (metres of clear going).
+
+        See :func:`wargame.geo.reach.reach_polygon`.
+        """
+        from wargame.geo import reach
+
+        return reach.reach_polygon(
+            self, origin, allowance, cost_per_class, road_cost, resolution_m
         )
 
     def _xy_point(self, fn: str, arg: str, where: Any) -> tuple[float, float]:
