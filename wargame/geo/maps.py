@@ -1278,9 +1278,10 @@ class Map:
         fn = "Map.los"
         pa, pb = self._where(fn, "a", a), self._where(fn, "b", b)
         if not _flag(fn, "hex_rule", hex_rule):
-            pts = [self.grid.center(p) if isinstance(p, str) else p for p in (pa, pb)]
+            xa = self.grid.center(pa) if isinstance(pa, str) else pa
+            xb = self.grid.center(pb) if isinstance(pb, str) else pb
             return self.los_points(
-                *pts, observer_height_m, target_height_m, obstacles, standing_in
+                xa, xb, observer_height_m, target_height_m, obstacles, standing_in
             )
         h_o = _height(fn, "observer_height_m", observer_height_m)
         h_t = _height(fn, "target_height_m", target_height_m)

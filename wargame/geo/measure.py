@@ -428,7 +428,9 @@ class PointIndex:
     def __len__(self) -> int:
         return len(self.xy)
 
-    def _args(self) -> tuple[Any, ...]:
+    def _args(
+        self,
+    ) -> tuple[Any, Any, Any, Any, float, float, float, int, int]:
         return (
             self._x,
             self._y,
