@@ -79,8 +79,8 @@ def path_on_map(m: Map, fn: str, arg: str, value: Any) -> npt.NDArray[np.float64
 
 def positive(fn: str, arg: str, value: Any, *, allow_zero: bool = True) -> float:
     """A finite number >= 0 (or > 0), else the error naming ``arg``."""
-    if isinstance(value, bool | np.bool_):
-        raise _err(fn, arg, f"{value!r} is not a number; give metres")
+    if isinstance(value, bool | np.bool_ | str | bytes):
+        raise _err(fn, arg, f"{value!r:.40} is not a number; give metres")
     try:
         v = float(value)
     except (TypeError, ValueError):

@@ -46,7 +46,7 @@ def _fail(fn: str, arg: str, problem: str) -> ValueError:
 
 
 def _finite_number(fn: str, arg: str, value: Any, *, positive: bool = False) -> float:
-    if isinstance(value, bool | np.bool_):
+    if isinstance(value, bool | np.bool_ | str | bytes):
         raise _fail(fn, arg, f"{value!r} is not a number; give metres")
     try:
         v = float(value)
@@ -97,7 +97,7 @@ def as_points(fn: str, arg: str, value: Any, *, min_points: int = 0) -> Any:
         raise _fail(
             fn,
             arg,
-            f"{a[i]!r} at index {tuple(int(k) for k in i)} is not a "
+            f"{float(a[i])!r} at index {tuple(int(k) for k in i)} is not a "
             "finite number; give metres",
         )
     if a.ndim >= 2 and a.shape[0] < min_points:
