@@ -29,11 +29,12 @@ in parallel), bit for bit as :func:`point_line_of_sight` does for each pair.
 Examples:
     >>> import numpy as np
     >>> from wargame.geo.los import LOSTerrain
-    >>> cover = np.zeros((40, 40), np.uint8); cover[:, 1:3] = 4  # a wood strip
+    >>> cover = np.zeros((40, 40), np.uint8); cover[:, 1:3] = 4  # woods, x 12.5–37.5
     >>> t = LOSTerrain.from_dem(np.zeros((10, 10)), cell_m=50.0, cover=cover)
-    >>> point_line_of_sight(t, (15.0, 250.0), (450.0, 250.0)).visible  # at its edge
+    >>> a, b = (25.0, 250.0), (450.0, 250.0)  # a: 12.5 m inside the wood's edge
+    >>> point_line_of_sight(t, a, b).visible
     True
-    >>> point_line_of_sight(t, (15.0, 250.0), (450.0, 250.0), standing_in=True).visible
+    >>> point_line_of_sight(t, a, b, standing_in=True).visible
     False
 """
 

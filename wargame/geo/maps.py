@@ -1278,8 +1278,7 @@ class Map:
         fn = "Map.los"
         pa, pb = self._where(fn, "a", a), self._where(fn, "b", b)
         if not _flag(fn, "hex_rule", hex_rule):
-            xa = self.grid.center(pa) if isinstance(pa, str) else pa
-            xb = self.grid.center(pb) if isinstance(pb, str) else pb
+            xa, xb = (self._center_on_map(p) for p in (pa, pb))
             return self.los_points(
                 xa, xb, observer_height_m, target_height_m, obstacles, standing_in
             )
@@ -1425,6 +1424,14 @@ class Map:
         return reach.reach_polygon(
             self, origin, allowance, cost_per_class, road_cost, resolution_m
         )
+
+    def _center_on_map(self, where: str | tuple[float, float]) -> tuple[float, float]:
+        """A point, or a hex's centre moved onto the map (edge hexes stick out)."""
+        if not isinstance(where, str):
+            return where
+        cx, cy = self.grid.center(where)
+        xmin, ymin, xmax, ymax = self.bounds
+        return (min(max(cx, xmin), xmax), min(max(cy, ymin), ymax))
 
     def _xy_point(self, fn: str, arg: str, where: Any) -> tuple[float, float]:
         """An ``(x, y)`` point on the map (no hex labels)."""

@@ -62,7 +62,7 @@ def _finite_number(fn: str, arg: str, value: Any, *, positive: bool = False) -> 
 
 def _finite_real(fn: str, arg: str, value: Any) -> float:
     """A finite number of any sign (bearings)."""
-    if isinstance(value, bool | np.bool_):
+    if isinstance(value, bool | np.bool_ | str | bytes):
         raise _fail(fn, arg, f"{value!r} is not a number; give degrees")
     try:
         v = float(value)
