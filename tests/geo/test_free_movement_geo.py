@@ -362,3 +362,40 @@ def test_bad_reach_and_los_arguments(m):
 
 def test_going_module_reexports_reach(m):
     assert going.reach_polygon is wargame.geo.reach.reach_polygon
+
+
+def test_point_los_agrees_with_the_brute_force_oracle(m):
+    from wargame.geo.los import terrain_of_map
+    from wargame.geo.los_oracle import oracle_point_los
+
+    t = terrain_of_map(m)
+    obs, tgt = _woods_pairs(m, 300, seed=23, reach_m=2000.0)
+    rng = np.random.default_rng(2)
+    # half of the observers out in the open too
+    xmin, ymin, xmax, ymax = m.bounds
+    obs[::2] = rng.uniform(
+        (xmin + 2500, ymin + 2500), (xmax - 2500, ymax - 2500), (150, 2)
+    )
+    tgt[::2] = obs[::2] + rng.uniform(-700, 700, (150, 2))
+    for stand in ((False, False), (True, False)):
+        fast = np.array(
+            [
+                m.los_points(tuple(a), tuple(b), standing_in=stand).visible
+                for a, b in zip(obs, tgt, strict=True)
+            ]
+        )
+        slow = np.array(
+            [
+                oracle_point_los(
+                    t,
+                    tuple(a),
+                    tuple(b),
+                    standing_in=stand,
+                    step_m=10.0,
+                    model_samples=True,
+                )
+                for a, b in zip(obs, tgt, strict=True)
+            ]
+        )
+        assert (fast == slow).mean() >= 0.999
+        assert 5 < fast.sum() < 290  # both answers occur
