@@ -170,50 +170,101 @@ def _factors(
     return out
 
 
-def _road_cells(
-    m: Map,
-    box: tuple[float, float, float, float],
-    grid: RasterGrid,
-    factors: dict[str, float],
-) -> tuple[Any, Any, Any]:
-    """Cells (rows, cols) the roads of ``factors`` pass through, with factors.
+def _cover_codes(m: Map, grid: RasterGrid) -> Any:
+    """Land-cover codes at the cell centres of ``grid`` (a slice when aligned)."""
+    lc, lg = m._landcover
+    c0 = (grid.x0 - lg.x0) / lg.cell_m
+    r0 = (lg.y0 - grid.y0) / lg.cell_m
+    if (
+        grid.cell_m == lg.cell_m
+        and c0 == int(c0)
+        and r0 == int(r0)
+        and r0 >= 0
+        and r0 + grid.n_rows <= lg.n_rows
+        and c0 >= 0
+        and c0 + grid.n_cols <= lg.n_cols
+    ):
+        return lc[int(r0) : int(r0) + grid.n_rows, int(c0) : int(c0) + grid.n_cols]
+    cx = grid.x0 + (np.arange(grid.n_cols) + 0.5) * grid.cell_m
+    cy = grid.y0 - (np.arange(grid.n_rows) + 0.5) * grid.cell_m
+    gx, gy = np.meshgrid(cx, cy)
+    return nearest(lc, lg, gx, gy)
 
-    Lines are sampled every quarter cell; where two samples fall in diagonal
-    cells the cell between is added too, so a road is 4-connected.
+
+@njit(cache=True, nogil=True)
+def _burn_lines(cost, xy, part, f, x0, y0, cell):  # type: ignore[no-untyped-def]
+    """Lower ``cost`` to ``f[part]`` in every cell each line segment passes through.
+
+    A supercover walk (Amanatides-Woo): the cells in order along the segment,
+    edge-adjacent, so a road is 4-connected.
     """
+    nr, nc = cost.shape
+    for k in range(xy.shape[0] - 1):
+        if part[k] != part[k + 1]:
+            continue
+        fx = (xy[k, 0] - x0) / cell
+        fy = (y0 - xy[k, 1]) / cell
+        gx = (xy[k + 1, 0] - x0) / cell
+        gy = (y0 - xy[k + 1, 1]) / cell
+        c = math.floor(fx)
+        r = math.floor(fy)
+        c1 = math.floor(gx)
+        r1 = math.floor(gy)
+        dx = gx - fx
+        dy = gy - fy
+        sc = 1 if dx > 0 else -1
+        sr = 1 if dy > 0 else -1
+        tdx = abs(1.0 / dx) if dx != 0 else np.inf
+        tdy = abs(1.0 / dy) if dy != 0 else np.inf
+        tmx = ((c + 1 - fx) if dx > 0 else (fx - c)) * tdx if dx != 0 else np.inf
+        tmy = ((r + 1 - fy) if dy > 0 else (fy - r)) * tdy if dy != 0 else np.inf
+        val = f[part[k]]
+        for _ in range(abs(c1 - c) + abs(r1 - r) + 1):
+            if 0 <= r < nr and 0 <= c < nc and val < cost[r, c]:
+                cost[r, c] = val
+            if r == r1 and c == c1:
+                break
+            if tmx < tmy:
+                tmx += tdx
+                c += sc
+            else:
+                tmy += tdy
+                r += sr
+
+
+def _burn_roads(m: Map, cost: Any, grid: RasterGrid, factors: dict[str, float]) -> None:
+    """Lower ``cost`` to the road's factor in the cells each road passes through."""
     from wargame.geo.going import _line_index
 
+    if not factors:
+        return
     tree, geoms, df = _line_index(m, "roads")
-    idx = tree.query(shapely.box(*box))
-    if not idx.size or not factors:
-        return np.zeros(0, int), np.zeros(0, int), np.zeros(0)
+    idx = tree.query(shapely.box(*grid.bounds))
+    if not idx.size:
+        return
     cls = df["class"].to_numpy()[idx]
     tun = df["tunnel"].to_numpy(dtype=bool)[idx]
     keep = np.isin(cls, list(factors)) & ~tun
     idx, cls = idx[keep], cls[keep]
     if not idx.size:
-        return np.zeros(0, int), np.zeros(0, int), np.zeros(0)
-    lines = shapely.segmentize(geoms[idx], grid.cell_m / 4)
-    xy, k = shapely.get_coordinates(lines, return_index=True)
-    f = np.array([factors[c] for c in cls])[k]
-    r = np.floor((grid.y0 - xy[:, 1]) / grid.cell_m).astype(np.int64)
-    c = np.floor((xy[:, 0] - grid.x0) / grid.cell_m).astype(np.int64)
-    same = k[1:] == k[:-1]
-    diag = same & (r[1:] != r[:-1]) & (c[1:] != c[:-1])
-    rows = np.concatenate([r, r[:-1][diag]])
-    cols = np.concatenate([c, c[1:][diag]])
-    fs = np.concatenate([f, f[:-1][diag]])
-    ok = (rows >= 0) & (rows < grid.n_rows) & (cols >= 0) & (cols < grid.n_cols)
-    return rows[ok], cols[ok], fs[ok]
+        return
+    xy, k = shapely.get_coordinates(geoms[idx], return_index=True)
+    f = np.array([factors[c] for c in cls])
+    _burn_lines(cost, xy, k.astype(np.int64), f, grid.x0, grid.y0, grid.cell_m)
 
 
 def cells_polygon(mask: npt.NDArray[np.bool_], grid: RasterGrid) -> shapely.Geometry:
     """The union of the ``True`` cells of ``mask`` as one (Multi)Polygon.
 
+    One box per run of cells in a row; the boxes are merged by a zero buffer
+    (GEOS unions touching parts; ten times faster here than ``union_all``).
+
     Examples:
-        >>> g = RasterGrid(0.0, 20.0, 10.0, 2, 2)
-        >>> cells_polygon(np.array([[True, True], [True, False]]), g).area
-        300.0
+        >>> g = RasterGrid(0.0, 30.0, 10.0, 3, 3)
+        >>> ring = np.ones((3, 3), bool); ring[1, 1] = False
+        >>> p = cells_polygon(ring, g)
+        >>> p.area, len(p.interiors), p.is_valid
+        (800.0, 1, True)
     """
     pad = np.zeros((mask.shape[0], mask.shape[1] + 2), np.int8)
     pad[:, 1:-1] = mask
@@ -222,27 +273,14 @@ def cells_polygon(mask: npt.NDArray[np.bool_], grid: RasterGrid) -> shapely.Geom
     _, c_off = np.nonzero(dif == -1)
     if not r_on.size:
         return shapely.Polygon()
-    # runs of equal columns in consecutive rows make one box
-    key_new = np.ones(r_on.size, bool)
-    runs = np.stack([r_on, c_on, c_off], axis=1)
-    order = np.lexsort((runs[:, 0], runs[:, 2], runs[:, 1]))
-    runs = runs[order]
-    key_new[1:] = ~(
-        (runs[1:, 1] == runs[:-1, 1])
-        & (runs[1:, 2] == runs[:-1, 2])
-        & (runs[1:, 0] == runs[:-1, 0] + 1)
-    )
-    top = runs[key_new, 0]
-    bot = np.maximum.reduceat(runs[:, 0], np.flatnonzero(key_new))
-    c0, c1 = runs[key_new, 1], runs[key_new, 2]
     cm = grid.cell_m
     boxes = shapely.box(
-        grid.x0 + c0 * cm,
-        grid.y0 - (bot + 1) * cm,
-        grid.x0 + c1 * cm,
-        grid.y0 - top * cm,
+        grid.x0 + c_on * cm,
+        grid.y0 - (r_on + 1) * cm,
+        grid.x0 + c_off * cm,
+        grid.y0 - r_on * cm,
     )
-    return shapely.union_all(boxes)
+    return shapely.MultiPolygon(list(boxes)).buffer(0)
 
 
 def reach_polygon(
@@ -300,15 +338,11 @@ def reach_polygon(
             f"this allowance, over {MAX_REACH_CELLS:,}; give coarser cells",
         )
     grid = RasterGrid(xmin + c0 * res, ymax - r0 * res, res, nr, nc)
-    cx = grid.x0 + (np.arange(nc) + 0.5) * res
-    cy = grid.y0 - (np.arange(nr) + 0.5) * res
-    gx, gy = np.meshgrid(cx, cy)
-    codes = nearest(*m._landcover, gx, gy)
+    codes = _cover_codes(m, grid)
     lut = np.array([costs[c] for c in TERRAIN_CLASSES])
     cost = lut[codes]
-    rr, cc, ff = _road_cells(m, grid.bounds, grid, roads)
-    if rr.size:
-        np.minimum.at(cost, (rr, cc), ff)
+    cost = np.ascontiguousarray(cost)
+    _burn_roads(m, cost, grid, roads)
     orow = min(int((grid.y0 - oy) // res), nr - 1)
     ocol = min(int((ox - grid.x0) // res), nc - 1)
     if not math.isfinite(cost[orow, ocol]):
