@@ -71,29 +71,36 @@ def line(what: str, ms: float, target_ms: float) -> None:
 
 
 def placements(m: Any, rng: np.random.Generator) -> dict[str, tuple[Any, Any]]:
+    """Three deployments of 40 + 40 models (in the open where the name says so)."""
     remagen = np.array(m.place_xy("Remagen"))
     ley = np.array(m.place_xy("Erpeler Ley"))
-    open_c = remagen + np.array((-2500, -1500))
+    # fields on the Rhine terrace W of Remagen, where most of them see each other
+    fields = np.array((373405.0, 5603218.0))
 
-    def cluster(c: Any, r: float) -> Any:
-        return c + rng.uniform(-r, r, (40, 2))
+    def spread(c: Any, r: float, where: tuple[str, ...] | None) -> Any:
+        out = np.zeros((0, 2))
+        while len(out) < 40:
+            p = c + rng.uniform(-r, r, (400, 2))
+            if where is not None:
+                p = p[np.isin(m.terrain_at(p[:, 0], p[:, 1]), where)]
+            out = np.vstack([out, p])
+        return out[:40]
 
-    box = remagen + np.array((-4000.0, 2000.0))
-    out = {
-        "two clusters 1.2 km apart, west of Remagen": (
-            cluster(open_c, 250),
-            cluster(open_c + np.array((1200, 300)), 250),
+    box = remagen + np.array((-3300.0, 2700.0))
+    return {
+        "two groups in open fields 1.2 km apart, W of Remagen": (
+            spread(fields, 300, ("clear", "orchard")),
+            spread(fields + np.array((1200, 0)), 300, ("clear", "orchard")),
         ),
         "across the Rhine: Remagen vs Erpeler Ley": (
-            cluster(remagen, 250),
-            cluster(ley, 250),
+            spread(remagen, 250, None),
+            spread(ley, 250, None),
         ),
-        "80 at random in a 1.4 km box (woods, fields)": (
-            box + rng.uniform(0, 1400, (40, 2)),
-            box + rng.uniform(0, 1400, (40, 2)),
+        "80 at random in a 1.4 km box (any ground)": (
+            spread(box, 700, None),
+            spread(box, 700, None),
         ),
     }
-    return out
 
 
 def bench_los(m: Any, reps: int, fine_pairs: int) -> None:
