@@ -671,8 +671,33 @@ def line_of_sight(
     pa, ca, la = terrain.resolve(a, "a (observer)")
     pb, cb, lb = terrain.resolve(b, "b (target)")
     heights = terrain.heights_for(obstacles)
-    kargs = terrain.kernel_args(heights)
     kc = _kcurv(curvature_coeff)
+    return sight(terrain, (pa, ca, la), (pb, cb, lb), h_o, h_t, heights, step_m, kc)
+
+
+def sight(
+    terrain: LOSTerrain,
+    a: tuple[Point, Point, str | None],
+    b: tuple[Point, Point, str | None],
+    h_o: float,
+    h_t: float,
+    heights: dict[str, float] | None,
+    step_m: float,
+    kc: float,
+    inr: float | None = None,
+) -> LOSResult:
+    """:func:`line_of_sight` of checked arguments: verdict, profile, explanation.
+
+    ``a``/``b``: (point, centre of its exempt zone, hex label). ``inr``: the
+    exempt zones' inradius (default the terrain's own hexes; free points give
+    their own, see :mod:`wargame.geo.los_points`).
+    """
+    (pa, ca, la), (pb, cb, lb) = a, b
+    kargs = terrain.kernel_args(heights)
+    pargs = terrain.profile_args(heights)
+    if inr is not None:
+        kargs = (*kargs[:10], float(inr), *kargs[11:])
+        pargs = (*pargs[:10], float(inr))
     f64 = np.float64
     visible = bool(
         K.pairs_visible(
@@ -696,7 +721,7 @@ def line_of_sight(
     fwd = _ordered(pa, pb)
     (p, pc), (q, qc) = ((pa, ca), (pb, cb)) if fwd else ((pb, cb), (pa, ca))
     tt, ground, top, code, l1, l2 = K.profile(
-        *terrain.profile_args(heights),
+        *pargs,
         p[0],
         p[1],
         pc[0],

@@ -77,6 +77,70 @@ def oracle_los(
     return not bool((top > line).any())
 
 
+def oracle_point_los(
+    terrain: LOSTerrain,
+    a: tuple[float, float],
+    b: tuple[float, float],
+    observer_height_m: float = DEFAULT_OBSERVER_HEIGHT_M,
+    target_height_m: float = DEFAULT_TARGET_HEIGHT_M,
+    obstacles: Obstacles = True,
+    *,
+    standing_in: tuple[bool, bool] = (False, False),
+    margin_m: float = 15.0,
+    step_m: float = 0.5,
+    model_samples: bool = False,
+    curvature_coeff: float = CURVATURE_COEFF,
+) -> bool:
+    """The point rule of :mod:`wargame.geo.los_points` by one plain numpy ray.
+
+    Obstacles count except within ``margin_m`` of an end (by distance along
+    the line, a plain comparison: none of the kernels' shifted hexagons) whose
+    ``standing_in`` flag is False. Sampled every ``step_m``, or, with
+    ``model_samples=True``, at the model's own samples ``t = i / n``, ``n =
+    ceil(D / step_m - 1e-6)`` (then it answers the very same sampled model).
+
+    Examples:
+        >>> import numpy as np
+        >>> from wargame.geo.los import LOSTerrain
+        >>> t = LOSTerrain.from_dem(np.zeros((10, 10)), cell_m=50.0)
+        >>> oracle_point_los(t, (50.0, 250.0), (450.0, 250.0))
+        True
+    """
+    ax, ay = map(float, a)
+    bx, by = map(float, b)
+    D = math.hypot(bx - ax, by - ay)
+    k = curvature_coeff / (2.0 * EARTH_RADIUS_M)
+    zg = terrain.dem_grid
+    z_eye = float(bilinear(terrain.dem, zg, ax, ay)) + observer_height_m
+    z_tgt = float(bilinear(terrain.dem, zg, bx, by)) + target_height_m
+    if model_samples:
+        n = math.ceil(D / step_m - 1e-6)
+        if n < 2:
+            return True
+        t = np.arange(1, n) / n
+        d = t * D
+    else:
+        if step_m >= D:
+            return True
+        d = np.arange(step_m, D - 1e-9, step_m)
+        t = d / D
+    x = ax + (bx - ax) * t
+    y = ay + (by - ay) * t
+    top = bilinear(terrain.dem, zg, x, y)
+    heights = terrain.heights_for(obstacles)
+    if heights:
+        codes = nearest(terrain.cover, terrain.cover_grid, x, y).astype(np.int64)
+        oh = np.zeros(256)
+        for name, h in heights.items():
+            oh[terrain.classes.index(name)] = h
+        exempt = ((d <= margin_m) & (not standing_in[0])) | (
+            (D - d <= margin_m) & (not standing_in[1])
+        )
+        top = top + np.where(exempt, 0.0, oh[codes])
+    line = z_eye + (z_tgt - z_eye) * t - k * d * (D - d)
+    return not bool((top > line).any())
+
+
 def oracle_pairs(
     terrain: LOSTerrain,
     observers: npt.ArrayLike,

@@ -1257,12 +1257,16 @@ class Map:
         observer_height_m: float = 2.5,
         target_height_m: float = 2.0,
         obstacles: bool | dict[str, float] = True,
+        hex_rule: bool = True,
+        standing_in: bool | tuple[bool, bool] = False,
     ) -> Any:
         """Line of sight from ``a`` to ``b`` (hex labels or ``(x, y)`` map metres).
 
         Returns a :class:`wargame.geo.los.LOSResult` (``visible``, ``blocked_at``,
         ``blocker``, ``profile``, ``plot()``); the model is documented in
         :mod:`wargame.geo.los`. Between hex labels it equals :meth:`hex_los_table`.
+        ``hex_rule=False``: the rule for free points instead (:meth:`los_points`;
+        a label stands for its hex's centre), with ``standing_in``.
 
         Examples:
             >>> m = load_map()
@@ -1273,11 +1277,177 @@ class Map:
 
         fn = "Map.los"
         pa, pb = self._where(fn, "a", a), self._where(fn, "b", b)
+        if not _flag(fn, "hex_rule", hex_rule):
+            xa, xb = (self._center_on_map(p) for p in (pa, pb))
+            return self.los_points(
+                xa, xb, observer_height_m, target_height_m, obstacles, standing_in
+            )
         h_o = _height(fn, "observer_height_m", observer_height_m)
         h_t = _height(fn, "target_height_m", target_height_m)
         obs = self._obstacles(fn, obstacles)
         terrain = _los.terrain_of_map(self)
         return _los.line_of_sight(terrain, pa, pb, h_o, h_t, obs)
+
+    def los_points(
+        self,
+        a: tuple[float, float],
+        b: tuple[float, float],
+        observer_height_m: float = 2.5,
+        target_height_m: float = 2.0,
+        obstacles: bool | dict[str, float] = True,
+        standing_in: bool | tuple[bool, bool] = False,
+        margin_m: float = 15.0,
+    ) -> Any:
+        """Line of sight between two free points, with no hex rule.
+
+        Obstacles within ``margin_m`` of either end along the sight line do not
+        block (a model sees out of the patch it stands in near its edge);
+        ``standing_in=True`` (or per end, ``(observer, target)``) removes that
+        margin. The same points give the same answer at any hex size. See
+        :mod:`wargame.geo.los_points` and ``docs/free_movement.md``.
+
+        Examples:
+            >>> m = load_map()
+            >>> ley, remagen = m.place_xy("Erpeler Ley"), m.place_xy("Remagen")
+            >>> m.los_points(ley, remagen, obstacles=False).visible
+            True
+            >>> r = m.los_points(ley, remagen)  # the town's houses hide the square
+            >>> r.visible, r.blocker.kind, round(r.distance_m - r.blocked_at.distance_m)
+            (False, 'town', 70)
+        """
+        from wargame.geo import los as _los
+        from wargame.geo import los_points as _lp
+
+        fn = "Map.los_points"
+        pa, pb = self._xy_point(fn, "a", a), self._xy_point(fn, "b", b)
+        h_o = _height(fn, "observer_height_m", observer_height_m)
+        h_t = _height(fn, "target_height_m", target_height_m)
+        obs = self._obstacles(fn, obstacles)
+        return _lp.point_line_of_sight(
+            _los.terrain_of_map(self),
+            pa,
+            pb,
+            h_o,
+            h_t,
+            obs,
+            standing_in=_lp.standing_flags(standing_in, fn),
+            margin_m=_lp.check_margin(margin_m, fn),
+        )
+
+    def los_pairs(
+        self,
+        a_xy: npt.ArrayLike,
+        b_xy: npt.ArrayLike,
+        observer_height_m: float = 2.5,
+        target_height_m: float = 2.0,
+        max_range_m: float | None = None,
+        obstacles: bool | dict[str, float] = True,
+        standing_in: bool | tuple[bool, bool] = False,
+        margin_m: float = 15.0,
+    ) -> npt.NDArray[np.bool_]:
+        """``(n, m)`` booleans: the point ``a_xy[i]`` sees ``b_xy[j]`` (compiled).
+
+        The rule of :meth:`los_points`, pair for pair the same answers; pairs
+        farther apart than ``max_range_m`` are False. See
+        :func:`wargame.geo.los_points.los_pairs`.
+
+        Examples:
+            >>> m = load_map()
+            >>> ley, rem = m.place_xy("Erpeler Ley"), m.place_xy("Remagen")
+            >>> v = m.los_pairs([ley], [rem, ley], max_range_m=2000, obstacles=False)
+            >>> v.tolist()
+            [[True, True]]
+        """
+        from wargame.geo import los as _los
+        from wargame.geo import los_points as _lp
+
+        fn = "Map.los_pairs"
+        a = self._xy_array(fn, "a_xy", a_xy)
+        b = self._xy_array(fn, "b_xy", b_xy)
+        h_o = _height(fn, "observer_height_m", observer_height_m)
+        h_t = _height(fn, "target_height_m", target_height_m)
+        obs = self._obstacles(fn, obstacles)
+        return _lp.los_pairs(
+            _los.terrain_of_map(self),
+            a,
+            b,
+            h_o,
+            h_t,
+            max_range_m,
+            obs,
+            standing_in=_lp.standing_flags(standing_in, fn),
+            margin_m=_lp.check_margin(margin_m, fn),
+        )
+
+    # -- free movement: going along a path (wargame.geo.going, .reach) ------- #
+    def terrain_along(self, path: npt.ArrayLike) -> pd.DataFrame:
+        """Terrain classes along a path, one row per stretch of one class.
+
+        Columns ``class``, ``start_m``, ``end_m``, ``length_m``; ``path`` is
+        ``(n, 2)`` map metres, n >= 2. See :func:`wargame.geo.going.terrain_along`.
+        """
+        from wargame.geo import going
+
+        return going.terrain_along(self, path)
+
+    def features_crossed(
+        self, path: npt.ArrayLike, along_tol_m: float = 10.0
+    ) -> pd.DataFrame:
+        """Roads, rail and waterways a path crosses or runs along (with points).
+
+        See :func:`wargame.geo.going.features_crossed` for the columns.
+        """
+        from wargame.geo import going
+
+        return going.features_crossed(self, path, along_tol_m)
+
+    def slope_along(self, path: npt.ArrayLike, step_m: float = 10.0) -> Any:
+        """Grades along a path from the DEM: a :class:`wargame.geo.going.SlopeAlong`."""
+        from wargame.geo import going
+
+        return going.slope_along(self, path, step_m)
+
+    def reach_polygon(
+        self,
+        origin: tuple[float, float],
+        allowance: float,
+        cost_per_class: Mapping[str, float | None],
+        road_cost: Mapping[str, float] | None = None,
+        resolution_m: float = 10.0,
+    ) -> shapely.Geometry:
+        """Ground reachable within a movement allowance (metres of clear going).
+
+        See :func:`wargame.geo.reach.reach_polygon`.
+        """
+        from wargame.geo import reach
+
+        return reach.reach_polygon(
+            self, origin, allowance, cost_per_class, road_cost, resolution_m
+        )
+
+    def _center_on_map(self, where: str | tuple[float, float]) -> tuple[float, float]:
+        """A point, or a hex's centre moved onto the map (edge hexes stick out)."""
+        if not isinstance(where, str):
+            return where
+        cx, cy = self.grid.center(where)
+        xmin, ymin, xmax, ymax = self.bounds
+        return (min(max(cx, xmin), xmax), min(max(cy, ymin), ymax))
+
+    def _xy_point(self, fn: str, arg: str, where: Any) -> tuple[float, float]:
+        """An ``(x, y)`` point on the map (no hex labels)."""
+        if isinstance(where, str):
+            raise MapArgumentError(
+                fn, arg, f"{_show(where)} is a hex label; {self._xy_fix()}, as (x, y)"
+            )
+        p = self._where(fn, arg, where)
+        assert not isinstance(p, str)
+        return p
+
+    def _xy_array(self, fn: str, arg: str, value: Any) -> npt.NDArray[np.float64]:
+        """An ``(n, 2)`` array of points on the map (one point: ``(1, 2)``)."""
+        from wargame.geo.geocheck import points_on_map
+
+        return points_on_map(self, fn, arg, value)
 
     def viewshed(
         self,
