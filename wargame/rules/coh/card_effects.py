@@ -393,6 +393,7 @@ class CardEffects(Mixin):
     ) -> None:
         st = ctx.state
         assert a.hex is not None
+        self.lose_hasty(ctx, a.units, "moves")  # §18.1.3 (hasty.py)
         for uid in a.units:
             u = st.units[uid]
             path = self._path(st, u, a.hex) or ()
@@ -409,7 +410,7 @@ class CardEffects(Mixin):
                         hex_from=frm,
                         hex_to=h,
                         detail="Rapid Deployment, hidden (card #5)",
-                        changes=unit_change(uid, position=h) + self.hasty_lost(u),
+                        changes=unit_change(uid, position=h),
                         visible_to=(side,),
                     )
                 else:
@@ -420,9 +421,9 @@ class CardEffects(Mixin):
                         hex_from=frm,
                         hex_to=h,
                         detail="Rapid Deployment (card #5)",
-                        changes=unit_change(uid, position=h, facing=facing)
-                        + self.hasty_lost(u),
+                        changes=unit_change(uid, position=h, facing=facing),
                     )
                 self.after_move(ctx, uid)
+                self.on_enter(ctx, uid, h, frm)  # forts, mines (card #5: §18)
                 if st.units[uid].destroyed or self.enemy_in(st, h, side):
                     break

@@ -31,8 +31,8 @@ seed 003 §8, §9.2, §10.0 #1; research/coh.md §5.3).
 :data:`GAPS` lists the cards never offered, and why.
 
 Examples:
-    >>> sorted(GAPS)[:3]
-    ['close_call', 'luck', 'mine_laying']
+    >>> sorted(GAPS)[:2]
+    ['close_call', 'luck']
     >>> from wargame.engine import Game
     >>> game = Game.from_scenario("coh_partisans", seed=1)
     >>> game.state.decks["hand:german"]
@@ -73,9 +73,6 @@ CAREFUL_AIMING_FP = 2
 GAPS = {
     "luck": "it is played after a die roll, and the engine rolls an action's "
     "dice with no pause for the player to decide",
-    "mine_laying": "there are no mines on the board yet (CoH 2e §18.3.3)",
-    "obstacle_clearing": "there are no wire, road blocks or mines on the board "
-    "yet (CoH 2e §18.3)",
     "oba": "off-board artillery is plotted and resolved in the pre-round "
     "(CoH 2e §12.3), which is not built",
     "close_call": "veteran cards (seed 003 §8.3) are given by no firefight, "
@@ -247,6 +244,9 @@ class CardPlay(CardEffects, CardWeapons, Mixin):
             return [PlayCard(cid, g) for g in self._groups(free)]
         if e == "rapid_deployment":
             return self._deploy_candidates(cid, mine)
+        if e == "mine_laying":  # card #40 (card_obstacles.py)
+            laid: list[PlayCard] = self.lay_candidates(state, side, cd)
+            return laid
         if e in ("battlefield_confusion", "bogged_down"):
             return [PlayCard(cid, (u.id,)) for u in theirs]
         pays: list[str | None] = [p for p in _ALLOWED[cd.pay] if p is not None]
@@ -294,7 +294,8 @@ class CardPlay(CardEffects, CardWeapons, Mixin):
         if any(st.units[x].hidden for x in units):  # a hidden move: name nothing
             self.card_played(ctx, side, cd)
         else:
-            self.card_played(ctx, side, cd, units, a.hex)
+            shown_hex = self.shown_card_hex(st, side, a, cd)  # card_obstacles.py
+            self.card_played(ctx, side, cd, units, shown_hex)
         if mode is not None:
             self.pay(ctx, side, units, mode, int(cd.cost or 0), cd.name)
         getattr(self, f"_do_{cd.effect}")(ctx, side, a, cd)

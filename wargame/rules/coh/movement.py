@@ -148,6 +148,9 @@ class Movement(Mixin):
             cost, why = self.step_cost(state, u.id, to, hidden=a.hidden)
             if cost is None:
                 return why, 0
+            retreat = self.retreat_problem(state, u, to)  # §7.7.3 (cc_retreat.py)
+            if retreat is not None:
+                return retreat, 0
             worst = max(worst, cost)
         if a.then:
             problem = self.bonus_problem(state, us[0], dests[0], a.then)
@@ -256,6 +259,7 @@ class Movement(Mixin):
                 return f"{u.name} is bogged down this round (card #20)", 0
             if m is not None:
                 cost = max(cost, PIVOT_AP + int(m.move_ap))
+            cost = max(cost, self.bunker_exit_cost(state, u))  # §18.2 (bunkers.py)
         if len(us) > 1 and not self.group_ok([u.hex for u in us if u and u.hex]):
             return "a group pivot needs contiguous units (seed 003 §9.2)", 0
         return None, cost
@@ -289,7 +293,7 @@ class Movement(Mixin):
         if paid is None:
             return
         self.pay(ctx, side, self.with_riders(st, a.units), a.pay, paid, "move")
-        self.lose_hasty(ctx, a.units, "moves")
+        self.lose_hasty(ctx, a.units, "moves")  # §18.1.3 (hasty.py)
         dests = a.to if len(a.to) == len(a.units) else a.to * len(a.units)
         known = {  # enemy hexes a vehicle may drive through (§14.3)
             x.hex
@@ -320,7 +324,7 @@ class Movement(Mixin):
                         hex_from=frm,
                         hex_to=h,
                         detail="hidden move (seed 003 §10.1)",
-                        changes=unit_change(uid, position=h) + self.hasty_lost(u),
+                        changes=unit_change(uid, position=h),
                         visible_to=(side,),
                     )
                 else:
@@ -332,7 +336,6 @@ class Movement(Mixin):
                         hex_to=h,
                         detail="enters the map (§5.5)" if frm is None else "",
                         changes=unit_change(uid, position=h, facing=facing)
-                        + self.hasty_lost(u)
                         + (
                             unit_change(uid, arrives=None, entry=None)
                             if frm is None
@@ -341,7 +344,7 @@ class Movement(Mixin):
                         + self.cargo_changes(st, uid, position=h, facing=facing),
                     )
                 self.after_move(ctx, uid)
-                self.on_enter(ctx, uid, h)  # trenches, wire, mines (§18)
+                self.on_enter(ctx, uid, h, frm)  # forts, mines, CC (§18, §7.7.3)
                 if st.units[uid].destroyed:
                     break
                 if self.immobilisation_roll(ctx, uid, frm):  # §14.5
@@ -350,12 +353,6 @@ class Movement(Mixin):
                     self.enemy_in(st, h, side) and (h == path[-1] or h not in known)
                 ):
                     break
-
-    @staticmethod
-    def hasty_lost(u: Unit) -> tuple[Any, ...]:
-        """The change taking a moving or pivoting unit's hasty defence counter
-        away (research/coh.md §1.11, CoH 2e §18.1.3)."""
-        return unit_change(u.id, hasty=None) if u.attrs.get("hasty") else ()
 
     def _entry_facing(self, u: Unit, h: str) -> int:
         """ASSUMPTION: a reinforcement faces the scenario facing of its side's

@@ -57,14 +57,19 @@ from .actions import (
 )
 from .activation import Activation
 from .artillery import Artillery
+from .bunkers import Bunkers
+from .card_obstacles import CardObstacles
 from .card_play import CardPlay
+from .cc_retreat import CcRetreat
 from .deck import Cards
 from .fire import Combat
 from .fortifications import Fortifications
+from .hasty import HastyDefences
 from .hidden import Hidden
 from .mines import Mines
 from .mortars import Mortars
 from .movement import Movement
+from .obstacles import Obstacles
 from .odds_cli import OddsCommand
 from .pioneers import Pioneers
 from .presentation import Presentation
@@ -81,6 +86,7 @@ class CohRuleset(
     OddsCommand,
     Presentation,
     CardPlay,
+    CardObstacles,
     RoundSequence,
     Activation,
     Movement,
@@ -88,6 +94,10 @@ class CohRuleset(
     Mortars,
     Pioneers,
     Fortifications,
+    Bunkers,
+    Obstacles,
+    HastyDefences,
+    CcRetreat,
     Vehicles,
     Transport,
     Mines,
@@ -277,7 +287,7 @@ class CohRuleset(
         out += self.indirect_options(state, side)  # §12 (mortars.py)
         out += self.smoke_options(state, side)  # §13
         out += self.flame_options(state, side)  # §19 (pioneers.py)
-        out += self.hasty_options(state, side)  # §18 (fortifications.py)
+        out += self.hasty_options(state, side)  # §18.1.3 (hasty.py)
         out += self.transport_options(state, side, self.pays)  # §17
         out += self.card_options(state, side, fires)  # seed 003 §8
         return [a for a in out if self.vehicle_action_problem(state, a) is None]
@@ -361,9 +371,7 @@ class CohRuleset(
                     if self.pay_problem(state, side, (lead.id,), pay, cost):
                         continue
                     out.append(Fire((lead.id,), h, pay))
-                    sup = tuple(
-                        s.id for s in sup_all if pay in pays_of[s.id]
-                    )
+                    sup = tuple(s.id for s in sup_all if pay in pays_of[s.id])
                     if sup:
                         g = Fire((lead.id, *sup), h, pay)
                         if self.why_not(state, g) is None:
