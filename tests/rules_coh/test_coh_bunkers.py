@@ -4,6 +4,7 @@ U9 lies two hexes straight ahead of it, R10 right behind it."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -34,6 +35,11 @@ def scenario(
     }
 
 
+def rules(g: Game) -> Any:
+    """The coh-2e ruleset of a game (its rule methods, for the checks)."""
+    return g.ruleset
+
+
 def unit(uid: str, type_: str, side: str, hex_: str, **kw: Any) -> dict[str, Any]:
     return {"id": uid, "type": type_, "side": side, "hex": hex_, **kw}
 
@@ -61,7 +67,7 @@ def test_bunker_example_17_dv_to_the_front_14_to_the_flank() -> None:
         ],
         [BUNKER],
     )
-    r, st = g.ruleset, g.state
+    r, st = rules(g), g.state
     t = st.units["r"]
     assert t.attrs["bunker"] and t.facing == 1  # it faces the bunker's way
     front = r.fire_math(st, st.units["front"], t)
@@ -82,7 +88,7 @@ def test_mortar_fire_and_close_combat_take_the_bunker_flank_dm() -> None:
         ],
         [BUNKER],
     )
-    r, st = g.ruleset, g.state
+    r, st = rules(g), g.state
     t = st.units["r"]
     he = r.fire_math(st, st.units["m"], t)
     assert "bunker flank +3 (§18.1.2)" in he.dv_terms
@@ -106,7 +112,7 @@ def test_bunker_occupants_fire_only_into_its_arc_and_mortars_not_at_all() -> Non
         [BUNKER],
         seed=2,
     )
-    r, st = g.ruleset, g.state
+    r, st = rules(g), g.state
     assert st.units["m"].attrs["bunker"]
     why, _ = r.attack_problem(st, "soviet", Fire(("m",), "U9"))
     assert "mortar in a bunker" in str(why)
@@ -124,7 +130,7 @@ def test_occupants_may_not_turn_but_leave_in_place_for_their_move_cost() -> None
         ],
         [{**BUNKER, "side": "german"}],
     )
-    r, st = g.ruleset, g.state
+    r, st = rules(g), g.state
     assert r.pivot_problem(st, "german", Pivot(("l",), 4)) == (None, 1)
     g.apply(Pivot(("l",), 4))
     u = g.state.units["l"]
@@ -180,13 +186,13 @@ def test_a_scenario_bunker_may_print_its_own_numbers() -> None:
         ],
         [{**BUNKER, "dm_front": 4, "dm_flank": 2, "dr": 18}],
     )
-    r, st = g.ruleset, g.state
+    r, st = rules(g), g.state
     assert r.fire_math(st, st.units["front"], st.units["r"]).dv == 12 + 4
     assert r.numbers("bunker", "S10").dr == 18
 
 
 # -- §18.4 destroying counters by fire ------------------------------------------ #
-def _fort_rolls(events: list[Event]) -> list[Event]:
+def _fort_rolls(events: Sequence[Event]) -> list[Event]:
     return [
         e
         for e in events
@@ -205,13 +211,14 @@ def test_mortar_fire_rolls_against_the_wire_and_a_hit_removes_it() -> None:
             [{"kind": "wire", "hex": "S10"}],
             seed=seed,
         )
-        r = g.ruleset
+        r = rules(g)
         a = Fire(("m",), "S10")
         assert r.why_not(g.state, a) is None
         n = len(g.events)
         g.apply(a)
         (roll,) = _fort_rolls(g.events[n:])
         fm = r.fort_math(g.state, g.state.units["m"], a, "wire")
+        assert roll.dice is not None
         hit = fm.fp + sum(roll.dice) >= fm.dv
         assert fm.dv == 12  # the estimate's red DR on open ground
         assert r.has_fort(g.state, "wire", "S10") is not hit
@@ -230,7 +237,7 @@ def test_an_empty_obstacle_may_be_attacked_by_guns_not_by_mgs() -> None:
         ],
         [{"kind": "roadblock", "hex": "S10"}],
     )
-    r, st = g.ruleset, g.state
+    r, st = rules(g), g.state
     assert r.why_not(st, Fire(("g",), "S10")) is None
     assert "no enemy" in str(r.why_not(st, Fire(("l",), "S10")))
     n = len(g.events)
@@ -250,7 +257,7 @@ def test_mg_fire_at_units_in_a_wire_hex_leaves_the_wire_alone() -> None:
     n = len(g.events)
     g.apply(Fire(("l",), "S10"))
     assert not _fort_rolls(g.events[n:])
-    assert g.ruleset.has_fort(g.state, "wire", "S10")
+    assert rules(g).has_fort(g.state, "wire", "S10")
 
 
 def test_units_in_a_destroyed_bunker_keep_its_dm_for_that_attack() -> None:
@@ -268,7 +275,7 @@ def test_units_in_a_destroyed_bunker_keep_its_dm_for_that_attack() -> None:
         n = len(g.events)
         g.apply(Fire(("g",), "S10"))
         ev = g.events[n:]
-        if g.ruleset.has_fort(g.state, "bunker", "S10"):
+        if rules(g).has_fort(g.state, "bunker", "S10"):
             continue
         unit_roll = [e for e in ev if e.kind == "attack" and e.target == "r" and e.dice]
         assert unit_roll and "bunker front +5 (§18.1.2)" in unit_roll[0].detail

@@ -35,6 +35,11 @@ def game(
     )
 
 
+def rules(g: Game) -> Any:
+    """The coh-2e ruleset of a game (its rule methods, for the checks)."""
+    return g.ruleset
+
+
 def unit(uid: str, type_: str, side: str, hex_: str, **kw: Any) -> dict[str, Any]:
     return {"id": uid, "type": type_, "side": side, "hex": hex_, **kw}
 
@@ -60,7 +65,7 @@ FAR = unit("far", "su_rifles_41", "soviet", "P4", facing=0)  # out of sight of S
 # -- card #40 Mine-Laying --------------------------------------------------------- #
 def test_mine_laying_out_of_enemy_sight_lays_a_hidden_mine_that_attacks() -> None:
     g = game([unit("x", "de_rifles_41", "german", "S10", facing=1), FAR], [])
-    r = g.ruleset
+    r = rules(g)
     assert r.lay_hidden(g.state, "german", "T9")
     give_hand(g, "german", "mine_laying")
     a = PlayCard("mine_laying", ("x",), "T9", "command")
@@ -86,7 +91,7 @@ def test_mine_laying_in_enemy_sight_is_public_and_not_into_enemies() -> None:
     assert "an enemy holds it" in refused(g, PlayCard("mine_laying", ("x",), "T9"))
     assert "next to it" in refused(g, PlayCard("mine_laying", ("x",), "U9"))
     g.apply(PlayCard("mine_laying", ("x",), "T10"))
-    assert ("mine", "T10", "german") in g.ruleset.forts(g.state)
+    assert ("mine", "T10", "german") in rules(g).forts(g.state)
     g.apply(Move(("s",), ("T10",), "opportunity"))  # it walks onto the mine
     rolls = [e for e in g.events if e.kind == "mine" and e.dice]
     assert len(rolls) == 1 and rolls[0].target == "s"
@@ -128,7 +133,7 @@ def test_obstacle_clearing_removes_the_wire_of_the_units_own_hex() -> None:
         [{"kind": "wire", "hex": "S10"}, {"kind": "roadblock", "hex": "T9"}],
     )
     give_hand(g, "german", "obstacle_clearing")
-    r = g.ruleset
+    r = rules(g)
     assert "own hex" in refused(g, PlayCard("obstacle_clearing", ("x",), "T9"))
     g.apply(PlayCard("obstacle_clearing", ("x",)))
     assert not r.has_fort(g.state, "wire", "S10")
@@ -157,7 +162,7 @@ def test_obstacle_clearing_takes_a_mine_first_and_not_in_close_combat() -> None:
     )
     give_hand(g2, "german", "obstacle_clearing")
     g2.apply(PlayCard("obstacle_clearing", ("x",)))
-    r = g2.ruleset
+    r = rules(g2)
     assert not r.has_fort(g2.state, "mine", "S10") and r.has_fort(
         g2.state, "wire", "S10"
     )
@@ -177,7 +182,7 @@ def test_a_defender_may_not_retreat_towards_the_hex_the_attacker_came_from() -> 
     assert "§7.7.3" in why and "T9" in why
     for to in ("T9", "S9"):
         assert "§7.7.3" in str(
-            g.ruleset.why_not(g.state, Move(("s",), (to,), "opportunity"))
+            rules(g).why_not(g.state, Move(("s",), (to,), "opportunity"))
         )
     g.apply(Move(("s",), ("R10",), "opportunity"))  # away from the attacker: fine
     assert g.state.units["s"].hex == "R10"
@@ -197,7 +202,7 @@ def test_the_retreat_restriction_holds_for_the_reaction_turn_only() -> None:
     g.apply(Pivot(("x",), 3))  # the German's next action
     assert g.state.units["x"].hex == g.state.units["s"].hex == "S10"
     # a later turn: the hexes barred by the first advance are open again
-    assert g.ruleset.why_not(g.state, Move(("s",), ("T10",), "command")) is None
+    assert rules(g).why_not(g.state, Move(("s",), ("T10",), "command")) is None
 
 
 # -- §18.1.3 one way to lose a hasty defence ----------------------------------- #
