@@ -223,3 +223,24 @@ def test_moving_by_action_or_by_rapid_deployment_loses_hasty_defence_once() -> N
         assert len(lost) == 1 and "§18.1.3" in lost[0].detail
         if how == "card":  # intervening mines affect the moving unit (card #5)
             assert [e for e in g.events[n:] if e.kind == "mine" and e.dice]
+
+
+# -- the conformance harness over all of it ---------------------------------- #
+def test_conformance_with_bunkers_obstacles_and_the_obstacle_cards() -> None:
+    """Random play with a bunker, wire, a road block, open and hidden mines and
+    a deck with cards #40 and #41 and the Tellermine: legality, determinism,
+    save/load and no leak (hidden mines laid in play included)."""
+    from coh_card_helpers import card_playground
+
+    from wargame.testing import check_ruleset
+
+    data = card_playground()
+    data["fortifications"] = [
+        {"kind": "bunker", "hex": "K12", "side": "soviet", "facing": 3},
+        {"kind": "wire", "hex": "J12"},
+        {"kind": "roadblock", "hex": "J11"},
+        {"kind": "mine", "hex": "I12", "side": "soviet", "hidden": True},
+        {"kind": "mine", "hex": "J13", "side": "german"},
+    ]
+    report = check_ruleset("coh-2e", data, seeds=range(3), repeat=1, per_decision=3)
+    assert report.games == 3 and report.leak_checks > 100
