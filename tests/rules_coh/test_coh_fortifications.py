@@ -168,7 +168,7 @@ def test_fortification_mistakes_are_reported_by_field() -> None:
             unit("t", "de_pz_ii_f", "german", "T8", hasty=True),
         ],
         [
-            {"kind": "bunker", "hex": "R10"},
+            {"kind": "pillbox", "hex": "R10"},
             {"kind": "wire", "hex": "S9", "hidden": True},
             {"kind": "mine", "hex": "S10"},
             {"kind": "trench", "hex": "R10", "colour": "red"},

@@ -219,6 +219,31 @@ class Mixin:
     is_pioneer: Any
     mines_go_off: Any
     _read_fortifications: Any
+    # bunkers, obstacles, obstacle cards, close-combat retreat (CoH 2e §18, §7.7.3)
+    has_fort: Any
+    bunker_in: Any
+    bunker_eligible: Any
+    bunker_dms: Any
+    bunker_on_enter: Any
+    bunker_after_pivot: Any
+    bunker_fire_problem: Any
+    bunker_exit_cost: Any
+    numbers: Any
+    is_gun: Any
+    is_mortar: Any
+    _read_fort_numbers: Any
+    fort_targets: Any
+    fort_fire_target: Any
+    fire_at_forts: Any
+    oba_at_forts: Any
+    remove_fort: Any
+    lays_tellermine: Any
+    lay_problem: Any
+    lay_candidates: Any
+    do_lay_tellermine: Any
+    shown_card_hex: Any
+    note_advance: Any
+    retreat_problem: Any
     _init_forts: Any
     # vehicles and transport (.vehicles, .transport)
     riders: dict[str, str]
@@ -242,7 +267,6 @@ class Mixin:
     rally_rolls: Any
     remove_marker: Any
     _land: Any
-    hasty_lost: Any
     card_played: Any
     fire_card_problem: Any
     fire_card_fp: Any

@@ -383,6 +383,7 @@ class Artillery(Mixin):
                     self._oba_attack(ctx, side, card, st.units[u.id], x)
             if not shown_units:
                 self._oba_hidden(ctx, side, card, x)
+            self.oba_at_forts(ctx, side, card, x)  # §18.4 (obstacles.py)
 
     def oba_math(self, state: GameState, card: Any, t: Unit, h: str) -> FireMath | None:
         """FP and DV of the card's strike on ``t`` in ``h`` (module docstring)."""

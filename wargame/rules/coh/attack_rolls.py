@@ -114,8 +114,10 @@ class AttackRolls(Mixin):
             entry = self._attack_roll(ctx, side, a, lead, st.units[t.id])
             if entry is not None:
                 plan.append(entry)
-        if not shown:
+        hidden = [u for u in in_hex if u.hidden and u.side == self.other(side)]
+        if not shown and (hidden or self.suspected(st, side, a.hex)):
             plan.append(self._blind_roll(ctx, side, a, lead))
+        plan.append(["forts", lead.id])  # counters in the hex, after units (§18.4)
         if sniper_hidden:
             plan.append(["detect", lead.id])
         if not self.offer_luck(ctx, side, plan, a):
@@ -199,6 +201,10 @@ class AttackRolls(Mixin):
                 self._land_blind(ctx, side, attack, str(e[1]), int(e[2]) + m)
             elif kind == "rally":
                 self.land_rally(ctx, side, str(e[1]), int(e[2]) + m, int(e[3]))
+            elif kind == "forts":  # ASSUMPTION: no Luck on counter rolls
+                lead = st.units[str(e[1])]
+                if attack is not None and not lead.destroyed:
+                    self.fire_at_forts(ctx, side, attack, lead)  # obstacles.py
             elif kind == "detect":
                 lead = st.units[str(e[1])]
                 if not lead.destroyed:

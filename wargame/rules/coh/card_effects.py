@@ -401,6 +401,7 @@ class CardEffects(Mixin):
         §17.0; mines on the way attack, card #5 and §18.3.3)."""
         st = ctx.state
         assert a.hex is not None
+        self.lose_hasty(ctx, a.units, "moves")  # §18.1.3 (hasty.py)
         for uid in a.units:
             for h in self._path(st, st.units[uid], a.hex) or ():
                 frm = st.units[uid].hex

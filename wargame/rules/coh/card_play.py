@@ -35,8 +35,8 @@ seed 003 §8, §9.2, §10.0 #1; research/coh.md §5.3).
 :data:`GAPS` lists the cards never offered, and why.
 
 Examples:
-    >>> sorted(GAPS)
-    ['mine_laying', 'obstacle_clearing']
+    >>> sorted(GAPS)  # every 2nd-edition card of the research list is built
+    []
     >>> from wargame.engine import Game
     >>> game = Game.from_scenario("coh_partisans", seed=1)
     >>> game.state.decks["hand:german"]
@@ -77,11 +77,7 @@ GROUP_MAX = 4
 #: Careful Aiming adds 2 FP to the attack (S1 card list #9).
 CAREFUL_AIMING_FP = 2
 #: Cards never offered, with the reason.
-GAPS = {
-    "mine_laying": "there are no mines on the board yet (CoH 2e §18.3.3)",
-    "obstacle_clearing": "there are no wire, road blocks or mines on the board "
-    "yet (CoH 2e §18.3)",
-}
+GAPS: dict[str, str] = {}
 #: Cards not played with PlayCard on the player's own turn: bonus cards ride
 #: on an attack or a roll (§8.2), OBA cards are plotted in the pre-round
 #: (§12.3), Close Call is played as the opponent's artillery lands (seed §8.3).
@@ -267,6 +263,9 @@ class CardPlay(CardEffects, CardWeapons, Mixin):
             return [PlayCard(cid, g) for g in self._groups(free)]
         if e == "rapid_deployment":
             return self._deploy_candidates(cid, mine)
+        if e == "mine_laying":  # card #40 (card_obstacles.py)
+            laid: list[PlayCard] = self.lay_candidates(state, side, cd)
+            return laid
         if e in ("battlefield_confusion", "bogged_down"):
             return [PlayCard(cid, (u.id,)) for u in theirs]
         pays: list[str | None] = [p for p in _ALLOWED[cd.pay] if p is not None]
@@ -314,7 +313,8 @@ class CardPlay(CardEffects, CardWeapons, Mixin):
         if any(st.units[x].hidden for x in units):  # a hidden move: name nothing
             self.card_played(ctx, side, cd)
         else:
-            self.card_played(ctx, side, cd, units, a.hex)
+            shown_hex = self.shown_card_hex(st, side, a, cd)  # card_obstacles.py
+            self.card_played(ctx, side, cd, units, shown_hex)
         if mode is not None:
             self.pay(ctx, side, units, mode, int(cd.cost or 0), cd.name)
         getattr(self, f"_do_{cd.effect}")(ctx, side, a, cd)

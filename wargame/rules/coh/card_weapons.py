@@ -18,7 +18,7 @@ ASSUMPTION: a weapon card is not assigned to one unit at set-up (§8.4) but
 held in the hand; any foot unit of its side may use it.  ASSUMPTION: weapon
 cards do not join firegroups here, take no CAP dice modifiers and have no
 elevation or adjacent +3 bonus (the card's own range terms replace §7.7).
-Laying a Tellermine as a mine is a gap (no mines on the board yet).
+Laying a Tellermine as a mine is in :mod:`.card_obstacles`.
 """
 
 from __future__ import annotations
@@ -59,6 +59,9 @@ class CardWeapons(Mixin):
         self, state: GameState, side: str, a: PlayCard, cd: Card
     ) -> str | None:
         """Why ``a`` is not a legal attack with weapon card ``cd`` (``None``: it is)."""
+        if cd.effect == "tellermine" and self.lays_tellermine(state, side, a):
+            why: str | None = self.lay_problem(state, side, a, cd)  # laid as a mine
+            return why
         if len(a.units) != 1:
             return (
                 f"one foot unit attacks with {cd.name} (weapon cards do not join "
@@ -166,6 +169,8 @@ class CardWeapons(Mixin):
             for h in sorted(self.board.within(u.hex, int(cd.range or 0))):
                 if self.enemy_in(state, h, side):
                     out += [PlayCard(cd.id, (u.id,), h, p) for p in _PAYS[cd.pay]]
+        if cd.effect == "tellermine":  # laid as a mine (card_obstacles.py)
+            out += self.lay_candidates(state, side, cd)
         return out
 
     def do_weapon(
@@ -174,6 +179,9 @@ class CardWeapons(Mixin):
         """Reveal the user, play the card, pay, and roll against each unit in
         the target hex (§7.5.1)."""
         st = ctx.state
+        if cd.effect == "tellermine" and self.lays_tellermine(st, side, a):
+            self.do_lay_tellermine(ctx, side, a, cd, mode)  # card_obstacles.py
+            return
         uid = a.units[0]
         assert a.hex is not None
         self.reveal_actors(ctx, (uid,), f"attacks with {cd.name}")

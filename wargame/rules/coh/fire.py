@@ -38,6 +38,7 @@ from wargame.engine import (
 
 from ._core import MAX_CAPS_PER_ROLL, Mixin
 from .actions import Fire
+from .fire_terms import marker_dr, marker_fp, range_fp
 from .hit_markers import HitMarker, hit_marker_decks, marker
 
 __all__ = ["Combat", "FireMath"]
@@ -129,27 +130,20 @@ class Combat(Mixin):
         m = self.marker(leader)
         if m is not None and m.gun_damaged == colour:
             return None  # Gun Damaged: that colour cannot attack (§15.2)
-        if m is not None:
-            mod = m.fp_mod("blue" if blue else "red")
-            if mod:
-                fp += mod
-                terms.append(f"{m.name} {mod:+d}")
+        mod, why = marker_fp(m, colour)
+        if why:
+            fp += mod
+            terms.append(why)
         if supporters:
             fp += supporters
             terms.append(f"firegroup +{supporters} (seed 003 §9.12)")
         if bonus_fp:
             fp += bonus_fp
             terms.append(f"Careful Aiming card {bonus_fp:+d} (card #9)")
-        if cc:
-            add = -2 if ut.crewed else 4
+        add, why = range_fp(crewed=bool(ut.crewed), reach=int(ut.range or 0), d=d)
+        if why:
             fp += add
-            terms.append(f"close combat {add:+d} (§7.7.3)")
-        elif d == 1:
-            fp += 3
-            terms.append("adjacent +3 (§7.7.2)")
-        elif d > int(ut.range or 0):
-            fp -= 2
-            terms.append("long range -2 (§7.7.1)")
+            terms.append(why)
         eye = spotter or frm  # indirect fire: elevation from the spotter (§12.0)
         fp_up, dm_up = (0, 0) if cc else self.board.elevation_bonus(eye, to)
         if fp_up:
@@ -158,12 +152,10 @@ class Combat(Mixin):
         dr = int(tt.dr_flank if flank else tt.dr_front)
         dv = dr
         dvt = [f"{'flank' if flank else 'front'} DR {dr}"]
-        tm = self.marker(target)
-        if tm is not None:
-            mod = tm.dr_mod(flank)
-            if mod:
-                dv += mod
-                dvt.append(f"{tm.name} {mod:+d}")
+        mod, why = marker_dr(self.marker(target), flank)
+        if why:
+            dv += mod
+            dvt.append(why)
         dm = int(self.board.dm(to, he=he, air_burst_soft=he and not tt.armored))
         if dm:
             dv += dm
@@ -174,7 +166,7 @@ class Combat(Mixin):
         if target.attrs.get("hasty"):
             dv += 1
             dvt.append("hasty defence +1 (§18)")
-        for add, why in self.extra_dms(state, target, eye, to):
+        for add, why in self.extra_dms(state, target, eye, to, flank=flank):
             dv += add
             dvt.append(why)
         for mod, why in self.transport_dms(state, target, to):  # §15.6, §16.1
@@ -264,8 +256,10 @@ class Combat(Mixin):
                     f"no line of sight from {lead.hex} to {a.hex}: {sight.why} (§6.0)",
                     0,
                 )
-            if not self.enemy_in(state, a.hex, side) and not self.suspected(
-                state, side, a.hex
+            if (
+                not self.enemy_in(state, a.hex, side)
+                and not self.suspected(state, side, a.hex)
+                and not self.fort_fire_target(state, side, lead, a.hex)  # §18.4
             ):
                 return f"no enemy is seen or may be hidden at {a.hex}", 0
             if any(

@@ -37,9 +37,11 @@ blocks LOS.
   them).  A hidden unit moving hidden onto a mine is attacked in secret
   (logged for its side only) and revealed only if hit; a hidden mine becomes
   public when a unit in the open enters it or when it hits.
-* Not played yet: bunkers, building fortifications in play, destroying
-  fortifications and obstacles by fire (§18.1.2, §18.4: the counters' DRs are
-  not known; research/coh.md §8).
+* **Bunkers** (§18.1.2, §18.2): :mod:`.bunkers`.  **Destroying counters by
+  fire** (§18.4): :mod:`.obstacles`.  **Cards #40, #41 and the Tellermine laid
+  as a mine**: :mod:`.card_obstacles`.  **Hasty defences**: :mod:`.hasty`.
+* Not played yet: building fortifications in play (§18.1: only when a firefight
+  says so; none does).
 """
 
 from __future__ import annotations
@@ -57,16 +59,16 @@ from wargame.engine import (
 from wargame.engine.scenario import shown
 
 from ._core import Mixin
-from .actions import HastyDefence, Move
+from .actions import Move
+from .bunkers import BUNKER_KEYS
+from .hasty import HASTY_COST, WATER
 
 __all__ = ["FORT_KINDS", "HASTY_COST", "Fortifications"]
 
-FORT_KINDS = ("trench", "wire", "roadblock", "mine")
-FORT_KEYS = frozenset({"kind", "hex", "lonlat", "place", "side", "hidden", "note"})
-#: A hasty defence costs 7 AP (§18.1.3).
-HASTY_COST = 7
-#: What counts as water for hasty defences and trenches (ASSUMPTION: streams too).
-WATER = ("stream", "deep_water")
+FORT_KINDS = ("trench", "bunker", "wire", "roadblock", "mine")
+FORT_KEYS = frozenset(
+    {"kind", "hex", "lonlat", "place", "side", "hidden", "note"} | BUNKER_KEYS
+)
 _WORDS = {"wire": "barbed wire", "roadblock": "road block", "trench": "trench"}
 
 
@@ -98,6 +100,7 @@ class Fortifications(Mixin):
                 ),
             ]
         out: list[tuple[str, str, str, bool]] = []
+        self.fort_numbers: dict[tuple[str, str], Any] = {}
         for i, r in enumerate(raw):
             where = f"fortifications[{i}]"
             for key in sorted(set(r) - FORT_KEYS):
@@ -113,8 +116,7 @@ class Fortifications(Mixin):
                     s.problem(
                         f"{where}.kind",
                         f"{shown(kind)} is not a fortification this rule system "
-                        f"plays; use one of {list(FORT_KINDS)} (bunkers are not "
-                        "played yet)",
+                        f"plays; use one of {list(FORT_KINDS)}",
                     )
                 )
                 continue
@@ -162,7 +164,10 @@ class Fortifications(Mixin):
                     )
                 )
                 continue
-            out.append((str(kind), h, str(side or ""), bool(hidden)))
+            more = self._read_fort_numbers(str(kind), r, where, h)  # bunkers.py
+            problems += more
+            if not more:
+                out.append((str(kind), h, str(side or ""), bool(hidden)))
         self.fort_setup = tuple(out)
         index = {str(r.get("id")): i for i, r in enumerate(s.units)}
         for sp in self.specs.values():
@@ -251,6 +256,10 @@ class Fortifications(Mixin):
                 and any(k == "trench" and h == sp.hex for k, h, _o in public)
             ):
                 u.attrs["trench"] = True
+            b = self.bunker_in(st, sp.hex) if sp.hex is not None else None
+            if b is not None and not u.hidden and self.bunker_eligible(uid):
+                u.attrs["bunker"] = True  # §18.1.2: it faces the bunker's way
+                u.facing = b.facing
             if self.unit_options.get(uid, {}).get("hasty"):
                 u.attrs["hasty"] = True
 
@@ -281,9 +290,12 @@ class Fortifications(Mixin):
         """Trench occupants face and fire in every direction (§18.1.1)."""
         return bool(u.attrs.get("trench"))
 
-    def fort_dms(self, state: GameState, target: Any, to: str) -> list[tuple[int, str]]:
-        """Fortification DMs of a unit attacked in ``to`` (§18.1.1, §18.3.2)."""
-        out: list[tuple[int, str]] = []
+    def fort_dms(
+        self, state: GameState, target: Any, to: str, *, flank: bool = True
+    ) -> list[tuple[int, str]]:
+        """Fortification DMs of a unit attacked in ``to`` (§18.1.1, §18.1.2,
+        §18.3.2); ``flank``: the attack hits the flank (a bunker's smaller DM)."""
+        out: list[tuple[int, str]] = self.bunker_dms(state, target, to, flank)
         if target.attrs.get("trench") and self.has_fort(state, "trench", to):
             out.append((2, "trench +2 (§18.1.1)"))
         if self.has_fort(state, "roadblock", to):
@@ -355,30 +367,17 @@ class Fortifications(Mixin):
             self.pay(ctx, side, a.units, "command", cost, "move (failed)")
         return None
 
-    def lose_hasty(self, ctx: RuleContext, uids: Sequence[str], why: str) -> None:
-        """A unit that moves, pivots or hides loses its hasty defence (§18.1.3)."""
-        st = ctx.state
-        for uid in uids:
-            u = st.units[uid]
-            if not u.attrs.get("hasty"):
-                continue
-            ctx.emit(
-                "fortification",
-                side=u.side,
-                unit=uid,
-                result="hasty defence lost",
-                detail=f"{u.name} {why}: its hasty defence is removed (§18.1.3)",
-                changes=unit_change(uid, hasty=None),
-                visible_to=(u.side,) if u.hidden else None,
-            )
-
-    def on_enter(self, ctx: RuleContext, uid: str, h: str) -> None:
-        """After a unit entered ``h``: trench occupancy, tracked vehicles
-        crushing wire, mines."""
+    def on_enter(
+        self, ctx: RuleContext, uid: str, h: str, frm: str | None = None
+    ) -> None:
+        """After a unit entered ``h`` from ``frm``: trench and bunker occupancy,
+        tracked vehicles crushing wire, mines, a close-combat advance."""
         st = ctx.state
         u = st.units[uid]
         if u.destroyed or u.hex != h:
             return
+        self.note_advance(ctx, uid, frm, h)  # §7.7.3 (cc_retreat.py)
+        self.bunker_on_enter(ctx, uid, h)  # §18.2 (bunkers.py)
         inside = (
             self.has_fort(st, "trench", h)
             and self.trench_eligible(uid)
@@ -413,68 +412,7 @@ class Fortifications(Mixin):
         """A pivot removes hasty defences and sets off mines (§18.1.3, §18.3.3)."""
         self.lose_hasty(ctx, units, "pivots")
         for uid in units:
+            self.bunker_after_pivot(ctx, uid)  # §18.2 (bunkers.py)
             u = ctx.state.units[uid]
-            if not u.destroyed and u.hex is not None:
-                self.mines_go_off(ctx, uid, u.hex)
-
-    # -- hasty defence -------------------------------------------------------- #
-    def hasty_problem(
-        self, state: GameState, side: str, a: HastyDefence
-    ) -> tuple[str | None, int]:
-        """Why a hasty defence is illegal (``None``) and its cost (7 AP, §18.1.3)."""
-        us = [state.units.get(x) for x in a.units]
-        if not us or any(
-            u is None or u.side != side or u.destroyed or u.hex is None for u in us
-        ):
-            return f"{side} digs in only with its own units on the map", 0
-        if len(set(a.units)) != len(a.units):
-            return "a unit is named twice", 0
-        for u in us:
-            assert u is not None and u.hex is not None
-            if self.specs[u.id].type.kind != "foot":
-                return f"{u.name} is no foot unit: only foot units dig in (§18.1.3)", 0
-            if u.attrs.get("hasty"):
-                return f"{u.name} has a hasty defence already (one each, §18.1.3)", 0
-            if self.board.terrain[u.hex] in WATER:
-                return f"no hasty defence in water ({u.hex}, §18.1.3)", 0
-            m = self.marker(u)
-            if m is not None and m.rally_only:
-                return f"{u.name} is {m.name}: it may only rally (§7.5)", 0
-        if len(us) > 1 and not self.group_ok([u.hex for u in us if u and u.hex]):
-            return "a group hasty defence needs contiguous units (seed 003 §9.2)", 0
-        return None, HASTY_COST
-
-    def hasty_options(self, state: GameState, side: str) -> list[HastyDefence]:
-        """A hasty defence for each foot unit that may prepare one, each way it
-        may pay."""
-        out: list[HastyDefence] = []
-        for u in state.units.values():
-            if u.side != side or u.destroyed or u.hex is None or u.attrs.get("hasty"):
-                continue
-            for pay in self.pays(state, side, (u.id,)):
-                a = HastyDefence((u.id,), pay)
-                if self.why_not(state, a) is None:
-                    out.append(a)
-        return out
-
-    def do_hasty(self, ctx: RuleContext, side: str, a: HastyDefence) -> None:
-        """Pay, put a hasty defence on each unit, then any mine goes off."""
-        st = ctx.state
-        problem, cost = self.hasty_problem(st, side, a)
-        assert problem is None, problem
-        self.reveal_actors(ctx, a.units, "prepares a hasty defence")
-        self.pay(ctx, side, a.units, a.pay, cost, "hasty defence")
-        for uid in a.units:
-            ctx.emit(
-                "fortification",
-                side=side,
-                unit=uid,
-                hex_to=st.units[uid].hex,
-                result="hasty defence",
-                detail="prepares a hasty defence: +1 DM all round (§18.1.3)",
-                changes=unit_change(uid, hasty=True),
-            )
-        for uid in a.units:
-            u = st.units[uid]
             if not u.destroyed and u.hex is not None:
                 self.mines_go_off(ctx, uid, u.hex)

@@ -310,13 +310,7 @@ class Hidden(Mixin):
                 hex_to=a.to,
                 detail="its new hex, written down",
                 visible_to=(side,),
-                changes=unit_change(uid, position=a.to, facing=None)
-                # leaving its hex it leaves its hasty defence (§18.1.3)
-                + (
-                    unit_change(uid, hasty=None)
-                    if st.units[uid].attrs.get("hasty") and st.units[uid].hex != a.to
-                    else ()
-                ),
+                changes=unit_change(uid, position=a.to, facing=None),
             )
 
     # -- snipers ------------------------------------------------------------ #

@@ -58,6 +58,11 @@ class Mortars(Mixin):
     ) -> tuple[str | None, int]:
         """Why an attack action (fire, indirect fire, flamethrower) is illegal,
         and its cost."""
+        lead = state.units.get(a.units[0]) if a.units else None
+        if lead is not None and lead.side == side:
+            why = self.bunker_fire_problem(state, lead)  # §18.1.2 (bunkers.py)
+            if why is not None:
+                return why, 0
         if isinstance(a, IndirectFire):
             return self.indirect_problem(state, side, a)
         if isinstance(a, Flame):
@@ -104,14 +109,15 @@ class Mortars(Mixin):
         return n
 
     def extra_dms(
-        self, state: GameState, target: Unit, eye: str, to: str
+        self, state: GameState, target: Unit, eye: str, to: str, *, flank: bool = True
     ) -> list[tuple[int, str]]:
-        """DMs :meth:`fire_math` adds: smoke (§13) and fortifications (§18)."""
+        """DMs :meth:`fire_math` adds: smoke (§13) and fortifications (§18;
+        ``flank``: the attack hits the flank, for a bunker's DM)."""
         out: list[tuple[int, str]] = []
         n = self.smoke_dm(state, eye, to)
         if n:
             out.append((n, f"smoke {n:+d} (§13)"))
-        out += self.fort_dms(state, target, to)
+        out += self.fort_dms(state, target, to, flank=flank)
         return out
 
     # -- spotting hexes ---------------------------------------------------- #
@@ -312,6 +318,9 @@ class Mortars(Mixin):
                 f"{u.name} may not fire smoke (CoH 2e §13.1: mortars of 8 cm or "
                 "more and pioneers, unless the firefight says otherwise)"
             ), 0
+        why = self.bunker_fire_problem(state, u)  # §18.1.2 (bunkers.py)
+        if why is not None:
+            return why, 0
         m = self.marker(u)
         extra = int(m.fire_ap) if m is not None else 0
         d = self.board.distance(u.hex, a.hex)

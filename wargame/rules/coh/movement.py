@@ -148,6 +148,9 @@ class Movement(Mixin):
             cost, why = self.step_cost(state, u.id, to, hidden=a.hidden)
             if cost is None:
                 return why, 0
+            retreat = self.retreat_problem(state, u, to)  # §7.7.3 (cc_retreat.py)
+            if retreat is not None:
+                return retreat, 0
             worst = max(worst, cost)
         if a.then:
             problem = self.bonus_problem(state, us[0], dests[0], a.then)
@@ -256,6 +259,7 @@ class Movement(Mixin):
                 return f"{u.name} is bogged down this round (card #20)", 0
             if m is not None:
                 cost = max(cost, PIVOT_AP + int(m.move_ap))
+            cost = max(cost, self.bunker_exit_cost(state, u))  # §18.2 (bunkers.py)
         if len(us) > 1 and not self.group_ok([u.hex for u in us if u and u.hex]):
             return "a group pivot needs contiguous units (seed 003 §9.2)", 0
         return None, cost
@@ -289,7 +293,7 @@ class Movement(Mixin):
         if paid is None:
             return
         self.pay(ctx, side, self.with_riders(st, a.units), a.pay, paid, "move")
-        self.lose_hasty(ctx, a.units, "moves")
+        self.lose_hasty(ctx, a.units, "moves")  # §18.1.3 (hasty.py)
         dests = a.to if len(a.to) == len(a.units) else a.to * len(a.units)
         known = {  # enemy hexes a vehicle may drive through (§14.3)
             x.hex
@@ -343,18 +347,21 @@ class Movement(Mixin):
         """One unit's step into ``h``, for moves and cards alike: the move
         event (a hidden unit's seen by its side alone, seed 003 §10.1) with
         its cargo moving and facing with it (§17.0) and ``extra`` changes,
-        then what entering sets off (control, trenches, wire, mines, §18)."""
+        then what entering sets off (control, trenches, bunkers, wire, mines,
+        §18; the close-combat retreat mark, §7.7.3). Hasty defences are lost
+        before, by the caller (``lose_hasty``, §18.1.3)."""
         st = ctx.state
         u = st.units[uid]
+        frm = u.hex
         if u.hidden:
             ctx.emit(
                 "hidden_move",
                 side=side,
                 unit=uid,
-                hex_from=u.hex,
+                hex_from=frm,
                 hex_to=h,
                 detail=detail or "hidden move (seed 003 §10.1)",
-                changes=unit_change(uid, position=h) + self.hasty_lost(u) + extra,
+                changes=unit_change(uid, position=h) + extra,
                 visible_to=(side,),
             )
         else:
@@ -362,22 +369,15 @@ class Movement(Mixin):
                 "move",
                 side=side,
                 unit=uid,
-                hex_from=u.hex,
+                hex_from=frm,
                 hex_to=h,
                 detail=detail,
                 changes=unit_change(uid, position=h, facing=facing)
-                + self.hasty_lost(u)
                 + extra
                 + self.cargo_changes(st, uid, position=h, facing=facing),
             )
         self.after_move(ctx, uid)
-        self.on_enter(ctx, uid, h)  # trenches, wire, mines (§18)
-
-    @staticmethod
-    def hasty_lost(u: Unit) -> tuple[Any, ...]:
-        """The change taking a moving or pivoting unit's hasty defence counter
-        away (research/coh.md §1.11, CoH 2e §18.1.3)."""
-        return unit_change(u.id, hasty=None) if u.attrs.get("hasty") else ()
+        self.on_enter(ctx, uid, h, frm)  # forts, mines, CC (§18, §7.7.3)
 
     def _entry_facing(self, u: Unit, h: str) -> int:
         """ASSUMPTION: a reinforcement faces the scenario facing of its side's

@@ -23,6 +23,7 @@ from wargame.engine import GameState, Unit
 from ._core import Mixin
 from .actions import Fire, Flame
 from .fire import FireMath
+from .fire_terms import marker_dr, marker_fp, range_fp
 
 __all__ = ["FLAME_FP", "Pioneers"]
 
@@ -70,32 +71,26 @@ class Pioneers(Mixin):
         return None, int(cost)
 
     def flame_math(self, leader: Unit, target: Unit, d: int) -> FireMath | None:
-        """FP and DV of a flamethrower attack at distance ``d`` (§19.1)."""
+        """FP and DV of a flamethrower attack at distance ``d`` (§19.1): the
+        fire-math building blocks of :mod:`.fire_terms` without long range
+        and with every defence modifier left out."""
         ut, tt = self.specs[leader.id].type, self.specs[target.id].type
         colour = tt.dr_colour(True)
         fp = FLAME_FP
         terms = [f"flamethrower {colour} FP {FLAME_FP} (§19.1)"]
-        m = self.marker(leader)
-        if m is not None:
-            mod = m.fp_mod(colour)
-            if mod:
-                fp += mod
-                terms.append(f"{m.name} {mod:+d}")
-        if d == 0:
-            add = -2 if ut.crewed else 4
-            fp += add
-            terms.append(f"close combat {add:+d} (§7.7.3)")
-        elif d == 1:
-            fp += 3
-            terms.append("adjacent +3 (§7.7.2)")
+        for add, why in (
+            marker_fp(self.marker(leader), colour),
+            range_fp(crewed=bool(ut.crewed), reach=1, d=d, long_range=False),
+        ):
+            if why:
+                fp += add
+                terms.append(why)
         dv = int(tt.dr_flank)
         dvt = [f"flank DR {dv}"]
-        tm = self.marker(target)
-        if tm is not None:
-            mod = tm.dr_mod(True)
-            if mod:
-                dv += mod
-                dvt.append(f"{tm.name} {mod:+d}")
+        mod, why = marker_dr(self.marker(target), True)
+        if why:
+            dv += mod
+            dvt.append(why)
         dvt.append("every defence modifier ignored (§19.1)")
         return FireMath(fp, dv, True, tuple(terms), tuple(dvt))
 

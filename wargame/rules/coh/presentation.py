@@ -93,6 +93,8 @@ class Presentation(Mixin):
             markers.append("bogged down")
         if unit.attrs.get("trench"):
             markers.append("in a trench")
+        if unit.attrs.get("bunker"):
+            markers.append("in a bunker")  # §18.1.2
         return UnitLook(
             self._symbol(unit.id),
             None,

@@ -59,15 +59,20 @@ from .actions import (
 from .activation import Activation
 from .artillery import Artillery
 from .attack_rolls import AttackRolls
+from .bunkers import Bunkers
+from .card_obstacles import CardObstacles
 from .card_play import CardPlay
+from .cc_retreat import CcRetreat
 from .deck import Cards
 from .fire import Combat
 from .fortifications import Fortifications
+from .hasty import HastyDefences
 from .hidden import Hidden
 from .luck import Luck
 from .mines import Mines
 from .mortars import Mortars
 from .movement import Movement
+from .obstacles import Obstacles
 from .odds_cli import OddsCommand
 from .pioneers import Pioneers
 from .presentation import Presentation
@@ -88,6 +93,7 @@ class CohRuleset(
     CardPlay,
     Luck,
     Veterans,
+    CardObstacles,
     RoundSequence,
     Activation,
     Movement,
@@ -97,6 +103,10 @@ class CohRuleset(
     Mortars,
     Pioneers,
     Fortifications,
+    Bunkers,
+    Obstacles,
+    HastyDefences,
+    CcRetreat,
     Vehicles,
     Transport,
     Mines,
@@ -302,7 +312,7 @@ class CohRuleset(
         out += self.smoke_options(state, side)  # §13
         flames = self.flame_options(state, side)  # §19 (pioneers.py)
         out += flames
-        out += self.hasty_options(state, side)  # §18 (fortifications.py)
+        out += self.hasty_options(state, side)  # §18.1.3 (hasty.py)
         out += self.transport_options(state, side, self.pays)  # §17
         out += self.card_options(state, side, [*fires, *indirect, *flames])  # §8
         return [a for a in out if self.vehicle_action_problem(state, a) is None]
@@ -386,9 +396,7 @@ class CohRuleset(
                     if self.pay_problem(state, side, (lead.id,), pay, cost):
                         continue
                     out.append(Fire((lead.id,), h, pay))
-                    sup = tuple(
-                        s.id for s in sup_all if pay in pays_of[s.id]
-                    )
+                    sup = tuple(s.id for s in sup_all if pay in pays_of[s.id])
                     if sup:
                         g = Fire((lead.id, *sup), h, pay)
                         if self.why_not(state, g) is None:
