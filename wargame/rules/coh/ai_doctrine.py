@@ -21,10 +21,12 @@ Where the doctrine is silent (ASSUMPTION):
 * the attacker goes the cheapest way in AP to the objective
   (:func:`.ai_ground.cost_field`), through cover and out of the seen enemy's
   fire where it can; it steps from safety into the enemy's fire only with
-  at least 3 unhit units (or all it has) within 2 hexes of that hex, so that
+  at least 3 unhit units (or all it has) within 2 hexes of it, so that
   it is not fed in one unit at a time, except in the last round; it moves a
   stack together rather than one by one; a unit on an objective its side
-  holds stays there; a unit in cover under fire stays in cover.
+  holds stays there; a unit in cover under fire stays in cover; under fire
+  no more than two units share a hex, and a unit steps next to unhit enemies
+  only to take an objective (it closes in on pinned or hit ones).
 
 Example:
     >>> from wargame.engine import Game
@@ -211,15 +213,23 @@ class DoctrinePolicy:
                     for x in ready
                     if x.id not in movers
                     and x.hex is not None
-                    and board.distance(x.hex, to) <= 2
+                    and min(board.distance(x.hex, to), board.distance(x.hex, frm)) <= 2
                 )
                 if support < need_support:
                     continue  # not fed in one at a time (ASSUMPTION)
+            # a stack moves together out of fire; under fire no more than two
+            # share a hex (every attack rolls against each unit in it, §7.5.1)
+            stack = 0.3 * (len(movers) - 1) if not e_to else -0.5 * (len(movers) - 2)
+            close = 0.0
+            if to not in s.objectives:
+                near = [e for e in s.enemies if board.distance(e.hex, to) == 1]
+                close = sum(-0.3 if e.attrs.get("marked") else 0.5 for e in near)
             score = (
                 gain
-                + 0.3 * (len(movers) - 1)
+                + stack
+                - close
                 + (0.4 if cover_to else 0.0)
-                - (0.2 if cover_to else 0.6) * e_to
+                - (0.05 if cover_to else 0.15) * e_to
                 + (0.8 if duck else 0.0)
             )
             cands.append((-score, i, a))
