@@ -122,7 +122,8 @@ class DoctrinePolicy:
                 continue
             lead = v.units[a.units[0]]
             ut = r.specs[lead.id].type
-            if lead.hex is None or r.board.distance(lead.hex, a.hex) > int(ut.range or 0):
+            reach = int(ut.range or 0)
+            if lead.hex is None or r.board.distance(lead.hex, a.hex) > reach:
                 continue  # normal range only (§20.3)
             _, need = s.fire_value(a)
             if isinstance(a, Fire) and a.card:
@@ -130,7 +131,8 @@ class DoctrinePolicy:
                 if not careful_aiming_worth(base, need):
                     continue
             if need <= 10:
-                key = need - 0.1 * (len(a.units) - 1) - (0.05 if a.card else 0.0)
+                card = getattr(a, "card", None)
+                key = need - 0.1 * (len(a.units) - 1) - (0.05 if card else 0.0)
                 fires.append((key, _PAY_RANK[a.pay] * 1000 + i, a))
         if not fires:
             return 99, None
@@ -159,6 +161,7 @@ class DoctrinePolicy:
         if goal is None:
             return None
         board = r.board
+        dist = board.distance
         expo: dict[str, int] = {}
 
         def fire_at(h: str) -> int:
@@ -213,7 +216,7 @@ class DoctrinePolicy:
                     for x in ready
                     if x.id not in movers
                     and x.hex is not None
-                    and min(board.distance(x.hex, to), board.distance(x.hex, frm)) <= 2
+                    and min(dist(x.hex, to), dist(x.hex, frm)) <= 2
                 )
                 if support < need_support:
                     continue  # not fed in one at a time (ASSUMPTION)
@@ -274,11 +277,12 @@ class DoctrinePolicy:
         for i, a in enumerate(acts):
             if isinstance(a, Pivot) and a.pay in pays:
                 u = v.units[a.units[0]]
-                threats_ = [e for e in s.enemies if r.board.distance(u.hex, e.hex) <= 3]
+                near = [e for e in s.enemies if r.board.distance(u.hex, e.hex) <= 3]
+                arc = r.board.in_arc
                 if (
-                    threats_
-                    and not any(r.board.in_arc(u.hex, u.facing, e.hex) for e in threats_)
-                    and any(r.board.in_arc(u.hex, a.facing, e.hex) for e in threats_)
+                    near
+                    and not any(arc(u.hex, u.facing, e.hex) for e in near)
+                    and any(arc(u.hex, a.facing, e.hex) for e in near)
                 ):
                     pivots.append((0.0, i, a))
         return _pick(pivots)

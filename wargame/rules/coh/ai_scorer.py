@@ -37,7 +37,8 @@ def ai_die(decision: Decision, salt: str) -> int:
     """A d6 of the player's own (the doctrine's dice, §20.3), from the game
     seed and decision number: the game's dice are never touched."""
     text = f"coh-ai-die:{decision.seed}:{decision.number}:{salt}".encode()
-    return 1 + int.from_bytes(hashlib.blake2b(text, digest_size=4).digest(), "little") % 6
+    digest = hashlib.blake2b(text, digest_size=4).digest()
+    return 1 + int.from_bytes(digest, "little") % 6
 
 
 @lru_cache(maxsize=4096)
