@@ -110,6 +110,9 @@ def test_battlefield_confusion_falls_on_the_most_dangerous_fresh_enemy() -> None
         assert choice.card == "battlefield_confusion" and choice.units == ("su-t34",)
 
 
+AIS: dict[str, Any] = {"greedy": GreedyPolicy, "doctrine": DoctrinePolicy}
+
+
 class Checked:
     """Wraps a policy: every choice must be one of the legal actions (or one
     with CAPs added, the doctrine's §20.3 CAPs, which legal_actions offers
@@ -136,10 +139,7 @@ def test_the_ais_play_only_legal_cards_they_hold() -> None:
     played: dict[str, list[str]] = {"greedy": [], "doctrine": []}
     for seed in (1, 2, 3):
         for first, second in (("greedy", "doctrine"), ("doctrine", "greedy")):
-            pols = {
-                "german": Checked(GreedyPolicy() if first == "greedy" else DoctrinePolicy()),
-                "soviet": Checked(GreedyPolicy() if second == "greedy" else DoctrinePolicy()),
-            }
+            pols = {"german": Checked(AIS[first]()), "soviet": Checked(AIS[second]())}
             g = Game.from_scenario(card_playground(), seed=seed, policies=pols)
             g.run()
             played[first] += pols["german"].cards

@@ -47,11 +47,13 @@ from wargame.engine import Action, Decision
 from .actions import (
     Fire,
     InitiativeBid,
+    Load,
     Move,
     Pass,
     Pivot,
     PlotArtillery,
     Rally,
+    Unload,
 )
 from .ai_cards import card_plays, careful_aiming_worth
 from .ai_ground import threats
@@ -105,7 +107,7 @@ class DoctrinePolicy:
             if posture == "defend"
             else self._attack_move(s, acts, pays)
         )
-        turn = self._pivot(s, acts, pays) or move
+        turn = self._pivot(s, acts, pays) or self._transport(s, acts, pays) or move
         if turn is not None:
             return turn
         return next(a for a in acts if isinstance(a, Pass))
@@ -268,6 +270,51 @@ class DoctrinePolicy:
                 cover = 0.5 if r.board.cover(to) else 0.0
                 moves.append((-gain - cover + s.cost(a) * 0.1, i, a))
         return _pick(moves)
+
+    @staticmethod
+    def _transport(
+        s: Scorer, acts: list[Action], pays: tuple[str, ...]
+    ) -> Action | None:
+        """Riders and passengers (CoH 2e §17): ASSUMPTION (the doctrine is
+        silent).  All of a vehicle's units get off together once it is under
+        seen enemy fire, an enemy is within 4 hexes or the goal within 3 (a
+        transported unit is hit at the flank, §17.1, and cannot fire); unhit
+        foot units get on an empty friendly vehicle in their hex while no seen
+        enemy covers it and the goal is more than 6 hexes away."""
+        r, v, side = s.rules, s.view, s.side
+        goal = s.goal()
+        best: tuple[int, int, Action] | None = None
+        for a in acts:
+            if not isinstance(a, Load | Unload) or a.pay not in pays:
+                continue
+            veh = v.units[a.units[0]]
+            if veh.hex is None:
+                continue
+            under_fire = threats(r, v, side, veh.hex) > 0
+            near = any(r.board.distance(e.hex, veh.hex) <= 4 for e in s.enemies)
+            far = goal is None or r.board.distance(veh.hex, goal) > 6
+            if isinstance(a, Unload):
+                if len(a.units) - 1 < len(r.cargo(v, veh.id)):
+                    continue  # all get off together
+                there = goal is not None and s.dist_to_goal(veh.hex, goal) <= 3
+                if not (under_fire or near or there):
+                    continue
+                rank = 0
+            else:
+                riders = [v.units[x] for x in a.units[1:]]
+                if (
+                    under_fire
+                    or near
+                    or not far
+                    or r.cargo(v, veh.id)
+                    or any(x.attrs.get("marked") for x in riders)
+                    or any(r.specs[x.id].type.kind != "foot" for x in riders)
+                ):
+                    continue
+                rank = 1
+            if best is None or (rank, -len(a.units)) < (best[0], best[1]):
+                best = (rank, -len(a.units), a)
+        return best[2] if best else None
 
     @staticmethod
     def _pivot(s: Scorer, acts: list[Action], pays: tuple[str, ...]) -> Action | None:
