@@ -14,6 +14,8 @@ From the doctrine (§20.3):
 
 Where the doctrine is silent (ASSUMPTION):
 
+* no fire into a hex where own units are in close combat (every unit in
+  the hex is rolled against, §7.5.1);
 * cards from the hand are played as :mod:`.ai_cards` says, Careful Aiming
   when it turns a doubtful shot (9+) into a good one (8 or less);
 * a Command Action card's free action is the best shot, else a rally, else
@@ -22,10 +24,13 @@ Where the doctrine is silent (ASSUMPTION):
   (:func:`.ai_ground.cost_field`), through cover and out of the seen enemy's
   fire where it can; it steps from safety into the enemy's fire only with
   at least 3 unhit units (or all it has) within 2 hexes of it, so that
-  it is not fed in one unit at a time, except in the last round; it moves a
-  stack together rather than one by one; a unit on an objective its side
-  holds stays there; a unit in cover under fire stays in cover; under fire
-  no more than two units share a hex, and a unit steps next to unhit enemies
+  it is not fed in one unit at a time, except in the last round; out of the
+  enemy's fire it moves a stack together, but no more than two units share
+  a hex in the seen enemy's fire or while the enemy has hidden units (every
+  attack rolls against each unit in the hex, §7.5.1); a unit on an objective
+  its side
+  holds stays there; a unit in cover under fire stays in cover; a unit
+  steps next to unhit enemies
   only to take an objective (it closes in on pinned or hit ones).
 
 Example:
@@ -44,6 +49,7 @@ from typing import Any
 
 from wargame.engine import Action, Decision
 
+from ._core import status_of
 from .actions import (
     Fire,
     InitiativeBid,
@@ -53,6 +59,7 @@ from .actions import (
     Pivot,
     PlotArtillery,
     Rally,
+    Spend,
     Unload,
 )
 from .ai_cards import card_plays, careful_aiming_worth
@@ -65,7 +72,25 @@ __all__ = ["DoctrinePolicy"]
 CARD_WORTH = 0.3
 #: Unhit units within 2 hexes before a step from safety into enemy fire.
 SUPPORT = 3
+#: Score a step next to each unhit seen enemy costs (not into an objective).
+CLOSE = 0.5
+#: Score each own unit beyond two in the hex moved into costs.
+CROWD = 0.5
 _PAY_RANK = {"card": 0, "ap": 1, "opportunity": 2}
+
+
+def _joins(a: Action, active: set[str]) -> bool:
+    """Whether ``a`` is paid from the open pool by fresh units only."""
+    units = getattr(a, "units", ())
+    return (
+        getattr(a, "pay", None) == "ap"
+        and bool(units)
+        and not any(x in active for x in units)
+    )
+
+
+def _pass(acts: list[Action]) -> Action:
+    return next(a for a in acts if isinstance(a, Pass))
 
 
 def _pick(cands: Sequence[tuple[float, int, Action]]) -> Action | None:
@@ -83,6 +108,30 @@ class DoctrinePolicy:
         if isinstance(acts[0], PlotArtillery):
             return plot_choice(decision)
         s = Scorer(decision)
+        r, v, side = s.rules, s.view, s.side
+        active = {
+            u.id
+            for u in v.units.values()
+            if u.side == side and not u.destroyed and status_of(u) == "active"
+        }
+        if not active or r.pool(v, side) <= 0:
+            got = self._decide(decision, s, acts)
+            return got if got is not None else _pass(acts)
+        # ASSUMPTION: a fresh unit does not join an open activation for an
+        # action of its own (it would share the pool and be spent with it,
+        # §3.0, seed 003 §9.0); the doctrine spends the activated units first.
+        joins = [a for a in acts if _joins(a, active)]
+        keep = [a for a in acts if not _joins(a, active)]
+        got = self._decide(decision, s, keep)
+        if got is not None:
+            return got
+        spend = next((a for a in acts if isinstance(a, Spend)), None)
+        if joins and spend is not None and self._decide(decision, s, acts) is not None:
+            return spend
+        return _pass(acts)
+
+    def _decide(self, decision: Decision, s: Scorer, acts: list[Action]) -> Any:
+        """The doctrine's choice among ``acts`` (``None``: nothing to do)."""
         r, v = s.rules, s.view
         free = r.free_action(v, s.side)
         if not free:
@@ -107,10 +156,7 @@ class DoctrinePolicy:
             if posture == "defend"
             else self._attack_move(s, acts, pays)
         )
-        turn = self._pivot(s, acts, pays) or self._transport(s, acts, pays) or move
-        if turn is not None:
-            return turn
-        return next(a for a in acts if isinstance(a, Pass))
+        return self._pivot(s, acts, pays) or self._transport(s, acts, pays) or move
 
     # -- fire ----------------------------------------------------------- #
     def _shot(
@@ -127,6 +173,10 @@ class DoctrinePolicy:
             reach = int(ut.range or 0)
             if lead.hex is None or r.board.distance(lead.hex, a.hex) > reach:
                 continue  # normal range only (§20.3)
+            if a.hex != lead.hex and any(
+                x.side == s.side for x in v.units_at(a.hex)
+            ):
+                continue  # not into a melee of its own units (rolled against too)
             _, need = s.fire_value(a)
             if isinstance(a, Fire) and a.card:
                 _, base = s.fire_value(replace(a, card=None))
@@ -179,6 +229,7 @@ class DoctrinePolicy:
             and (u.hex is not None or int(u.attrs.get("arrives", 1)) <= v.turn)
         ]
         need_support = min(SUPPORT, len(ready))
+        unseen = int(v.vars.get(f"hidden_count:{r.other(side)}", 0)) > 0
         last_round = v.turn >= int(r.scenario.turns)
         held = {
             h for h in s.objectives if v.control.get(h) == side
@@ -222,13 +273,19 @@ class DoctrinePolicy:
                 )
                 if support < need_support:
                     continue  # not fed in one at a time (ASSUMPTION)
-            # a stack moves together out of fire; under fire no more than two
-            # share a hex (every attack rolls against each unit in it, §7.5.1)
-            stack = 0.3 * (len(movers) - 1) if not e_to else -0.5 * (len(movers) - 2)
+            # a pair moves together out of fire; no more than two share a hex
+            # (every attack rolls against each unit in it, §7.5.1)
+            crowd = len(movers) + sum(
+                1 for x in own if x.hex == to and x.id not in movers
+            )
+            if e_to or unseen:
+                stack = -CROWD * max(0, crowd - 2)
+            else:
+                stack = 0.3 * (len(movers) - 1)
             close = 0.0
             if to not in s.objectives:
                 near = [e for e in s.enemies if board.distance(e.hex, to) == 1]
-                close = sum(-0.3 if e.attrs.get("marked") else 0.5 for e in near)
+                close = sum(-0.3 if e.attrs.get("marked") else CLOSE for e in near)
             score = (
                 gain
                 + stack

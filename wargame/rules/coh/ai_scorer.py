@@ -97,6 +97,14 @@ class Scorer:
             best_need = min(best_need, fm.needed - caps)
         if not targets:  # a suspected hex: a long shot at a hidden squad
             value = 0.03
+        if a.hex != lead.hex:  # own units in a melee there are rolled against too
+            for x in v.units_at(a.hex):
+                if x.side != self.side or x.destroyed:
+                    continue
+                fm = r.fire_math(v, lead, x, tgt_hex=a.hex, **kw)
+                if fm is not None:
+                    hit, kill = hit_kill(int(fm.fp), int(fm.dv), caps)
+                    value -= kill + 0.4 * hit
         self._fire[a] = (value, best_need)
         return value, best_need
 
