@@ -14,7 +14,8 @@ a careful player would, from the deciding side's view only:
   and it has a target; Frontline Officer (#8): on a unit with an enemy in
   sight, when the side has fewer than 3 CAPs left;
 * Seek Cover! (#11): on the group most under fire (seen enemies in range);
-* Sniper Fire (#13): while the enemy has 2 or more CAPs;
+* Sniper Fire (#13): while the enemy has 2 or more CAPs and is in contact
+  (a side's CAPs come back each round, §3.2);
 * Battlefield Confusion (#6): on the fresh seen enemy with the most FP in
   reach of own units; Bogged Down (#20): on the nearest fresh enemy vehicle;
 * Scout Teams (#30): when the enemy has hidden units;
@@ -63,7 +64,13 @@ def card_plays(s: Any, acts: list[Action]) -> list[tuple[float, Action]]:
     r, v, side = s.rules, s.view, s.side
     enemy = r.other(side)
     mine = [u for u in v.units.values() if u.side == side and not u.destroyed]
-    seen_enemy = bool(s.enemies)
+    seen_enemy = any(  # contact: an own unit has an enemy in its LOS (§6.0)
+        r.sight(v, u.hex, e.hex).clear
+        for u in mine
+        if u.hex is not None
+        for e in s.enemies
+        if not e.hidden
+    )
     good_shot = any(
         isinstance(a, Fire) and a.card is None and s.fire_value(a)[1] <= 8
         for a in acts
@@ -103,7 +110,7 @@ def card_plays(s: Any, acts: list[Action]) -> list[tuple[float, Action]]:
             w = 0.15 * sum(fire_on(x) for x in a.units)
             w = w if w >= 0.3 else 0.0
         elif e == "sniper_fire":
-            w = 0.3 if r.caps(v, enemy) >= 2 else 0.0
+            w = 0.3 if (r.caps(v, enemy) >= 2 and seen_enemy) else 0.0
         elif e == "battlefield_confusion" and a.units:
             t = v.units[a.units[0]]
             if status_of(t) == "fresh" and t.hex is not None:
