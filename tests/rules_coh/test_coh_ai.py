@@ -205,3 +205,53 @@ def test_the_cost_field_counts_woods_and_climbs() -> None:
         # one step in: 1 AP plus the terrain's extra and any climb (§5.0, §11.0)
         assert f[h] <= 1.0 + float(board.move_extra(h, "L9", "foot") or 0)
     assert f["A8"] > board.distance("A8", "L9")  # the western woods cost more
+
+
+def tanks_ridge(german_tank_at: str | None = None) -> Game:
+    """T-34s on the Ridge with the Soviets to move; one Panzer III moved."""
+    import tomllib
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "scenarios" / "coh_tanks_ridge.toml"
+    data = tomllib.loads(path.read_text())
+    data["rules"]["first_initiative"] = "soviet"
+    if german_tank_at is not None:
+        for row in data["units"]:
+            if row["id"] == "de-pz-iii-e-1":
+                row["hex"] = german_tank_at
+    return Game.from_scenario(data, seed=1)
+
+
+def test_riders_stay_on_far_from_the_enemy_and_get_off_near_it() -> None:
+    far = decision(tanks_ridge())
+    assert DoctrinePolicy._transport(Scorer(far), list(far.legal_actions), ("ap",)) is None
+    near = decision(tanks_ridge("G19"))  # 3 hexes from the T-34 at D19
+    got = DoctrinePolicy._transport(Scorer(near), list(near.legal_actions), ("ap",))
+    assert got is not None and got.type == "unload"
+    assert set(got.units) == {"su-t34-1", "su-rifles-1"}  # all get off together
+    assert near.rules.why_not(near.state, got) is None
+
+
+def test_sniper_fire_waits_for_contact() -> None:
+    game = on_partisans_map(
+        [
+            u("de-rifles", "de_rifles_41", "german", "A12", facing=0),
+            u("su-rifles", "su_rifles_41", "soviet", "P12", facing=3),
+        ],
+        cards=13,
+    )
+    give_hand(game, "german", "sniper_fire")
+    d = decision(game)
+    assert not game.ruleset.sight(d.state, "A12", "P12").clear
+    choice = DoctrinePolicy().choose(d)
+    assert not isinstance(choice, PlayCard)
+    contact = on_partisans_map(
+        [
+            u("de-rifles", "de_rifles_41", "german", "H10", facing=0),
+            u("su-rifles", "su_rifles_41", "soviet", "K12", facing=3),
+        ],
+        cards=13,
+    )
+    give_hand(contact, "german", "sniper_fire")
+    choice = DoctrinePolicy().choose(decision(contact))
+    assert isinstance(choice, PlayCard) and choice.card == "sniper_fire"
