@@ -223,10 +223,12 @@ def tanks_ridge(german_tank_at: str | None = None) -> Game:
 
 
 def test_riders_stay_on_far_from_the_enemy_and_get_off_near_it() -> None:
-    far = decision(tanks_ridge())
-    assert DoctrinePolicy._transport(Scorer(far), list(far.legal_actions), ("ap",)) is None
+    def transport(d: Decision) -> Any:
+        return DoctrinePolicy._transport(Scorer(d), list(d.legal_actions), ("ap",))
+
+    assert transport(decision(tanks_ridge())) is None
     near = decision(tanks_ridge("G19"))  # 3 hexes from the T-34 at D19
-    got = DoctrinePolicy._transport(Scorer(near), list(near.legal_actions), ("ap",))
+    got = transport(near)
     assert got is not None and got.type == "unload"
     assert set(got.units) == {"su-t34-1", "su-rifles-1"}  # all get off together
     assert near.rules.why_not(near.state, got) is None
