@@ -264,12 +264,13 @@ class DoctrinePolicy:
             if gain <= 0 and not duck:
                 continue
             if e_to and not e_from and not last_round:
+                base = (to,) if frm is None else (to, frm)
                 support = len(movers) + sum(
                     1
                     for x in ready
                     if x.id not in movers
                     and x.hex is not None
-                    and min(dist(x.hex, to), dist(x.hex, frm)) <= 2
+                    and min(dist(x.hex, h) for h in base) <= 2
                 )
                 if support < need_support:
                     continue  # not fed in one at a time (ASSUMPTION)
