@@ -7,10 +7,10 @@ Examples:
     >>> g = Game.from_scenario("coh_partisans", seed=1)
     >>> _ = g.apply(Move(("de-lmg-1",), ("A8",)))
     >>> df = unit_odds(g, "su-maxim", "de-lmg-1")
-    >>> df[["fp", "dv", "needed"]].iloc[0].tolist()  # red 3, long -2, downhill +1
-    [2, 14, 12]
-    >>> round(float(df["hit"].iloc[0]), 4)  # a double six: 1/36
-    0.0278
+    >>> df[["fp", "dv", "needed"]].iloc[0].tolist()  # red 3, downhill +1; woods +2
+    [4, 14, 10]
+    >>> round(float(df["hit"].iloc[0]), 4)  # 2d6 >= 10: 6/36
+    0.1667
 """
 
 from __future__ import annotations
