@@ -27,6 +27,7 @@ from .errors import (
 )
 from .events import LOG_COLUMNS, Event, events_frame
 from .game import SAVE_FORMAT, SAVE_VERSION, Game, Listener
+from .points import Candidate, candidate_moves
 from .policy import Decision, Policy, RandomPolicy
 from .ruleset import (
     Outcome,
@@ -69,6 +70,7 @@ __all__ = [
     "SAVE_VERSION",
     "Action",
     "ActionFormatError",
+    "Candidate",
     "Change",
     "Decision",
     "Event",
@@ -95,6 +97,7 @@ __all__ = [
     "action_from_dict",
     "available_rulesets",
     "available_scenarios",
+    "candidate_moves",
     "check_scenario",
     "control_change",
     "deck_change",
