@@ -27,6 +27,7 @@ from .errors import (
 )
 from .events import LOG_COLUMNS, Event, events_frame
 from .game import SAVE_FORMAT, SAVE_VERSION, Game, Listener
+from .placement import ModelSpec, PlacedUnit, Placement, locate_point, place_units
 from .points import Candidate, candidate_moves
 from .policy import Decision, Policy, RandomPolicy
 from .ruleset import (
@@ -80,7 +81,10 @@ __all__ = [
     "IllegalActionError",
     "Listener",
     "Model",
+    "ModelSpec",
     "Outcome",
+    "PlacedUnit",
+    "Placement",
     "Point",
     "Policy",
     "Position",
@@ -105,6 +109,8 @@ __all__ = [
     "get_ruleset",
     "load_scenario",
     "locate_hex",
+    "locate_point",
+    "place_units",
     "pool_change",
     "register_ruleset",
     "state_change",

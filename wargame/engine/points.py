@@ -114,18 +114,16 @@ def as_point(value: Any, argument: str = "point") -> Point:
     return Point(out[0], out[1])
 
 
-def as_path(value: Any, argument: str = "path", *, min_points: int = 2) -> tuple[
-    Point, ...
-]:
+def as_path(
+    value: Any, argument: str = "path", *, min_points: int = 2
+) -> tuple[Point, ...]:
     """A path: a sequence of at least ``min_points`` points (see :func:`as_point`).
 
     Raises:
         ValueError: not a sequence, too few points, or a bad point (the message
             names ``argument[i]``).
     """
-    if isinstance(value, str | bytes | Mapping) or not isinstance(
-        value, Iterable
-    ):
+    if isinstance(value, str | bytes | Mapping) or not isinstance(value, Iterable):
         raise ValueError(
             f"{argument}: {_shown(value)} is not a path; give a list of (x, y) "
             "points in map metres"
@@ -338,8 +336,10 @@ def candidate_moves(
     """
     origin = as_point(origin, "origin")
     reach = as_allowance(allowance_m, "allowance_m")
-    if not isinstance(directions, int) or isinstance(directions, bool) or (
-        directions < 0
+    if (
+        not isinstance(directions, int)
+        or isinstance(directions, bool)
+        or (directions < 0)
     ):
         raise ValueError(
             f"directions: {_shown(directions)} is not a whole number >= 0; give e.g. 8"
