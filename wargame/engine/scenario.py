@@ -1335,7 +1335,7 @@ def _validate(data: Any, where: str) -> tuple[list[str], Any]:
                 u.get(k) is not None
                 for k in ("hex", "lonlat", "place", "x", "y", "zone")
             ):
-                keys = (
+                named = (
                     "x/y/lonlat/place/zone"
                     if c.positions == "point"
                     else "hex/lonlat/place"
@@ -1344,7 +1344,7 @@ def _validate(data: Any, where: str) -> tuple[list[str], Any]:
                 c.add(
                     f"{label}.units",
                     f"{uid!r} also has a set-up position; reinforcements enter at "
-                    f"the entry {where_in}, remove its {keys}",
+                    f"the entry {where_in}, remove its {named}",
                 )
         entry = r.get("entry")
         if entry is None:
