@@ -634,8 +634,12 @@ class _Placer:
                 for j in range(n)
             ):
                 return Point(float(ax[i]), float(ay[i]))
-        w = float(rx.max() - rx.min() + 2 * rr.max()) if n else 0.0
-        h = float(ry.max() - ry.min() + 2 * rr.max()) if n else 0.0
+        # the formation's frontage and depth, in its own frame
+        b = math.radians(facing)
+        right = rx * math.cos(b) - ry * math.sin(b)
+        fwd = rx * math.sin(b) + ry * math.cos(b)
+        w = float(right.max() - right.min() + 2 * rr.max()) if n else 0.0
+        h = float(fwd.max() - fwd.min() + 2 * rr.max()) if n else 0.0
         zname = raw["zone"] if isinstance(raw["zone"], str) else "inline"
         why = (
             "clear of water and of the other units' bases" if fits_shape else "anywhere"
@@ -644,7 +648,8 @@ class _Placer:
             f"{label}.zone",
             f"zone {zname!r} ({x1 - x0:.0f} × {y1 - y0:.0f} m at ({x0:.0f}, "
             f"{y0:.0f})) is too small for its formation: a {layout} of {n} models "
-            f"{spacing:g} m apart needs {w:.0f} × {h:.0f} m and does not fit {why}; "
+            f"{spacing:g} m apart is {w:.0f} m wide and {h:.0f} m deep, and does not "
+            f"fit {why}; "
             "enlarge the zone, lower spacing_m or choose another layout",
         )
         return None
