@@ -60,6 +60,7 @@ class Aim(Action):
     at: Point
     via: Point | None = None
     path: tuple[Point, ...] = ()
+    route: tuple[Point, ...] | None = None
 
 
 def test_point_and_path_fields_round_trip_through_json() -> None:
@@ -70,6 +71,9 @@ def test_point_and_path_fields_round_trip_through_json() -> None:
     back = action_from_dict(raw, {"aim": Aim})
     assert back == a and isinstance(back.at, Point)  # type: ignore[attr-defined]
     assert all(isinstance(p, Point) for p in back.path)  # type: ignore[attr-defined]
+    assert raw["route"] is None and back.route is None  # type: ignore[attr-defined]
+    r = Aim("u1", Point(0, 0), route=(Point(0, 0), Point(5, 5)))
+    assert action_from_dict(json.loads(json.dumps(r.to_dict())), {"aim": Aim}) == r
 
 
 @pytest.mark.parametrize(

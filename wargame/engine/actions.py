@@ -212,6 +212,9 @@ def action_from_dict(
         if pk == "point" and v is not None:
             kwargs[name] = _decode_point(kind, name, v)
             continue
+        if pk == "path" and v is None and "None" in _parts(annotation):
+            kwargs[name] = None
+            continue
         if pk == "path":
             if not isinstance(v, list | tuple):
                 raise ActionFormatError(
