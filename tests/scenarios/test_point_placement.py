@@ -331,3 +331,31 @@ def test_point_reinforcement_entries_are_checked(tmp_path: Path) -> None:
     d["reinforcements"][0]["entry"] = [{"hex": "A1"}]
     with pytest.raises(ScenarioError, match=r"entry\[0\]\.hex: unknown key"):
         load_scenario(str(write(tmp_path, d)))
+
+
+def test_degenerate_and_bad_lonlat_zones_are_problems_not_crashes(
+    tmp_path: Path,
+) -> None:
+    d = data()
+    d["zones"].append(
+        {
+            "id": "flat",
+            "polygon": [
+                [373700.0, 5603100.0],
+                [373710.0, 5603110.0],
+                [373720.0, 5603120.0],
+            ],
+        }
+    )
+    unit(d, "r1")["zone"] = "flat"
+    unit(d, "r2")["zone"] = {"rect": [200.0, 50.0, 201.0, 51.0], "lonlat": True}
+    got = problems(tmp_path, d)
+    where = tmp_path / "placed.toml"
+    assert got[0] == (
+        f"{where}: zones[1] ('flat'): the zone has no area (its corners are on one "
+        "line); give a real area"
+    )
+    assert len(got) == 2 and got[1].startswith(
+        f"{where}: units[2] ('r2').zone: the zone "
+    )
+    assert "lon" in got[1]

@@ -454,6 +454,17 @@ def _zone_polygon(game_map: Any, z: Mapping[str, Any]) -> Any:
     return poly
 
 
+def _zone_or_problem(game_map: Any, z: Mapping[str, Any]) -> tuple[Any, str | None]:
+    """The zone's polygon, or ``None`` and what is wrong with it."""
+    try:
+        poly = _zone_polygon(game_map, z)
+    except (ValueError, TypeError, KeyError) as exc:
+        return None, _shown(" ".join(str(exc).split()))[1:-1] + "; fix its corners"
+    if poly.is_empty or poly.area <= 0:
+        return None, "has no area (its corners are on one line); give a real area"
+    return poly, None
+
+
 @dataclass
 class _Base:
     unit: str
@@ -530,13 +541,15 @@ class _Placer:
         zone = raw.get("zone")
         anchor: Point | None
         if zone is not None:
-            poly = (
-                zones.get(zone)
-                if isinstance(zone, str)
-                else _zone_polygon(self.map, zone)
-            )
-            if poly is None:
-                return  # reported by the shape checks
+            if isinstance(zone, str):
+                poly = zones.get(zone)
+                if poly is None:
+                    return  # an unknown or bad zone: reported already
+            else:
+                poly, why = _zone_or_problem(self.map, zone)
+                if poly is None:
+                    self.problem(f"{label}.zone", f"the zone {why}")
+                    return
             anchor = self.in_zone(
                 label, raw, poly, facing, offs, radii, tables, layout, spacing
             )
@@ -680,9 +693,12 @@ def place_units(
         and fix, and a unit with a problem is left out of ``units``.
     """
     pl = _Placer(scenario, game_map, water_ok or (lambda raw: False), bases_may_overlap)
-    zones = {}
-    for z in scenario.data.get("zones") or []:
-        zones[str(z["id"])] = _zone_polygon(game_map, z)
+    zones: dict[str, Any] = {}
+    for i, z in enumerate(scenario.data.get("zones") or []):
+        poly, why = _zone_or_problem(game_map, z)
+        if poly is None:
+            pl.problem(f"zones[{i}] ({z.get('id')!r})", f"the zone {why}")
+        zones[str(z["id"])] = poly
     for i, raw in enumerate(scenario.units):
         if not any(raw.get(k) is not None for k in ("x", "lonlat", "place", "zone")):
             continue
