@@ -346,3 +346,25 @@ def test_illegal_shots_say_why() -> None:
 def test_load_of_toy_points_scenario_is_clean() -> None:
     sc = load_scenario(str(tp.SCENARIO))
     assert sc.reinforcements[0]["entry"] == [{"x": 373050.0, "y": 5603350.0}]
+
+
+def test_models_frame_follows_a_move() -> None:
+    g = game()
+    before = g.models.set_index("model")
+    assert list(before.loc[["r1.1", "r1.2", "r1.3"], "kind"]) == ["rifle team"] * 3
+    assert (
+        before.loc["r1.1", "radius_m"] == 1.0 and before.loc["r1.1", "facing"] == 45.0
+    )
+    assert "b1.1" in before.index  # the umpire's view: hidden units too
+    assert before.loc["r3.1", ["x", "y"]].isna().all()  # not arrived yet
+    p = g.state.units["r1"].position
+    assert isinstance(p, Point)
+    to = Point(p.x + 20, p.y)
+    g.apply(tp.Move("r1", (p, to)))
+    after = g.models.set_index("model")
+    shift = (
+        after.loc[["r1.1", "r1.2", "r1.3"], ["x", "y"]].to_numpy()
+        - before.loc[["r1.1", "r1.2", "r1.3"], ["x", "y"]].to_numpy()
+    )
+    assert np.allclose(shift, [[20, 0]] * 3)  # the teams keep their formation
+    assert (after.loc[["r1.1", "r1.2", "r1.3"], "facing"] == 90.0).all()

@@ -37,11 +37,14 @@ import itertools
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .state import Point
+from .state import GameState, Point
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
 
 __all__ = [
     "COMPASS",
@@ -53,6 +56,7 @@ __all__ = [
     "candidate_moves",
     "check_on_map",
     "distance",
+    "models_frame",
     "offset",
     "path_length",
 ]
@@ -400,3 +404,41 @@ def candidate_moves(
         if (p.x, p.y) not in seen and (keep is None or keep(p)):
             out.append(Candidate(p, "back toward command"))
     return out
+
+
+def models_frame(state: GameState) -> pd.DataFrame:
+    """One row per model of the units in play: ``unit``, ``model``, ``side``,
+    ``kind``, ``x``, ``y`` (NaN off the map or at a hex), ``facing`` (compass
+    degrees, NaN: none), ``radius_m``, ``wounds`` (:attr:`Game.models`).
+
+    Examples:
+        >>> from wargame.engine.state import Model, Unit
+        >>> s = GameState("demo")
+        >>> s.units["u"] = Unit("u", "U", "red", None, "squad", Point(5, 6),
+        ...     models=(Model("u.1", "rifleman", position=Point(5, 6), facing=90.0),))
+        >>> models_frame(s)[["model", "x", "y", "facing"]].values.tolist()
+        [['u.1', 5.0, 6.0, 90.0]]
+    """
+    import pandas as pd
+
+    rows = []
+    for u in state.units.values():
+        if u.destroyed:
+            continue
+        for m in u.models:
+            p = m.position
+            rows.append(
+                {
+                    "unit": u.id,
+                    "model": m.id,
+                    "side": u.side,
+                    "kind": m.kind,
+                    "x": p.x if isinstance(p, Point) else np.nan,
+                    "y": p.y if isinstance(p, Point) else np.nan,
+                    "facing": np.nan if m.facing is None else float(m.facing),
+                    "radius_m": float(m.radius_m),
+                    "wounds": int(m.wounds),
+                }
+            )
+    columns = ["unit", "model", "side", "kind", "x", "y", "facing", "radius_m"]
+    return pd.DataFrame(rows, columns=[*columns, "wounds"])
