@@ -376,7 +376,7 @@ class ToyPoints(RulesetBase):
         dx, dy = end.x - start.x, end.y - start.y
         for m in u.models:
             if isinstance(m.position, Point):
-                q = Point(m.position.x + dx, m.position.y + dy)
+                q = Point(round(m.position.x + dx, 3), round(m.position.y + dy, 3))
                 xmin, ymin, xmax, ymax = self.map.bounds
                 if not (xmin <= q.x <= xmax and ymin <= q.y <= ymax):
                     return (
@@ -486,13 +486,13 @@ class ToyPoints(RulesetBase):
             u = st.units[action.unit]
             start, end = action.path[0], action.path[-1]
             dx, dy = end.x - start.x, end.y - start.y
-            face = bearing(action.path[-2], end)
+            face = round(bearing(action.path[-2], end), 2)  # stable digits
             models = tuple(
                 Model(
                     m.id,
                     m.kind,
                     m.wounds,
-                    Point(m.position.x + dx, m.position.y + dy)
+                    Point(round(m.position.x + dx, 3), round(m.position.y + dy, 3))
                     if isinstance(m.position, Point)
                     else m.position,
                     face,

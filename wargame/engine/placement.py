@@ -354,7 +354,11 @@ def layout_offsets(layout: str, n: int, spacing: float) -> list[tuple[float, flo
 def _local(anchor: Point, facing: float, right: float, forward: float) -> Point:
     b = math.radians(facing)
     s, c = math.sin(b), math.cos(b)
-    return Point(anchor.x + forward * s + right * c, anchor.y + forward * c - right * s)
+    # to the millimetre: the same points on every platform (saves, golden logs)
+    return Point(
+        round(anchor.x + forward * s + right * c, 3),
+        round(anchor.y + forward * c - right * s, 3),
+    )
 
 
 # --------------------------------------------------------------------------- #
@@ -421,6 +425,7 @@ def locate_point(
     if spec.get("bearing") is not None and spec.get("distance_m") is not None:
         p = offset(p, float(spec["bearing"]), float(spec["distance_m"]))
         key = "bearing"
+    p = Point(round(p.x, 3), round(p.y, 3))  # to the millimetre, as layouts
     xmin, ymin, xmax, ymax = game_map.bounds
     if not (xmin <= p.x <= xmax and ymin <= p.y <= ymax):
         return (
@@ -646,7 +651,7 @@ class _Placer:
                 self.bad_point(raw, Point(px[j], py[j]), rr[j]) is None
                 for j in range(n)
             ):
-                return Point(float(ax[i]), float(ay[i]))
+                return Point(round(float(ax[i]), 3), round(float(ay[i]), 3))
         # the formation's frontage and depth, in its own frame
         b = math.radians(facing)
         right = rx * math.cos(b) - ry * math.sin(b)
