@@ -32,6 +32,15 @@ def games(ruleset: str) -> list[tuple[Any, dict[str, str], int]]:
 
         pols = {"red": "random", "blue": "random"}
         return [(TOY_SCENARIO, pols, seed) for seed in (1, 2, 3)]
+    if ruleset == "toypoints-1e":  # the engine tests' point toy rule system
+        import tomllib
+
+        sys.path.insert(0, str(ROOT / "tests" / "engine"))
+        from toy_points import SCENARIO
+
+        data = tomllib.loads(SCENARIO.read_text(encoding="utf-8"))
+        pols = {"red": "random", "blue": "random"}
+        return [(data, pols, seed) for seed in (1, 2, 3)]
     out: list[tuple[Any, dict[str, str], int]] = []
     for sid in available_scenarios():
         sc = load_scenario(sid)

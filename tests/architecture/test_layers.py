@@ -85,6 +85,10 @@ def _a_game(ruleset_id: str) -> Game:
         from toy_ruleset import TOY_SCENARIO
 
         return Game.from_scenario(TOY_SCENARIO, seed=1)
+    if ruleset_id == "toypoints-1e":
+        from toy_points import SCENARIO
+
+        return Game.from_scenario(str(SCENARIO), seed=1)
     pytest.skip(f"no scenario of {ruleset_id} to describe actions in")
     raise AssertionError  # unreachable
 

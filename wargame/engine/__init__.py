@@ -27,6 +27,8 @@ from .errors import (
 )
 from .events import LOG_COLUMNS, Event, events_frame
 from .game import SAVE_FORMAT, SAVE_VERSION, Game, Listener
+from .placement import ModelSpec, PlacedUnit, Placement, locate_point, place_units
+from .points import Candidate, candidate_moves
 from .policy import Decision, Policy, RandomPolicy
 from .ruleset import (
     Outcome,
@@ -69,6 +71,7 @@ __all__ = [
     "SAVE_VERSION",
     "Action",
     "ActionFormatError",
+    "Candidate",
     "Change",
     "Decision",
     "Event",
@@ -78,7 +81,10 @@ __all__ = [
     "IllegalActionError",
     "Listener",
     "Model",
+    "ModelSpec",
     "Outcome",
+    "PlacedUnit",
+    "Placement",
     "Point",
     "Policy",
     "Position",
@@ -95,6 +101,7 @@ __all__ = [
     "action_from_dict",
     "available_rulesets",
     "available_scenarios",
+    "candidate_moves",
     "check_scenario",
     "control_change",
     "deck_change",
@@ -102,6 +109,8 @@ __all__ = [
     "get_ruleset",
     "load_scenario",
     "locate_hex",
+    "locate_point",
+    "place_units",
     "pool_change",
     "register_ruleset",
     "state_change",

@@ -2,8 +2,12 @@
 
 Every rule system defines its own action classes by subclassing :class:`Action`
 with a ``type`` name.  Field values are limited to ``str``, ``int``, ``float``,
-``bool``, ``None`` and tuples of those, so an action round-trips through a plain
-dict (and JSON) with :meth:`Action.to_dict` and :func:`action_from_dict`.
+``bool``, ``None``, :class:`~wargame.engine.state.Point` and tuples of those, so
+an action round-trips through a plain dict (and JSON) with
+:meth:`Action.to_dict` and :func:`action_from_dict`.  A point is stored as
+``{"x": ..., "y": ...}`` and decoded back for a field annotated ``Point`` (or
+``Point | None``); a path, a field annotated ``tuple[Point, ...]``, is a list
+of such tables.  Coordinates must be finite numbers.
 
 Examples:
     >>> from dataclasses import dataclass
@@ -17,6 +21,16 @@ Examples:
     {'type': 'hop', 'unit': 'u1', 'path': ['L12', 'L13']}
     >>> action_from_dict(a.to_dict(), {"hop": Hop}) == a
     True
+    >>> @dataclass(frozen=True)
+    ... class Go(Action):
+    ...     type = "go"
+    ...     unit: str
+    ...     path: tuple[Point, ...] = ()
+    >>> g = Go("u1", (Point(0, 0), Point(30, 40)))
+    >>> g.to_dict()["path"]
+    [{'x': 0.0, 'y': 0.0}, {'x': 30.0, 'y': 40.0}]
+    >>> action_from_dict(g.to_dict(), {"go": Go}) == g
+    True
 """
 
 from __future__ import annotations
@@ -25,6 +39,8 @@ import functools
 from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, fields
 from typing import Any, ClassVar
+
+from .state import Point
 
 __all__ = ["Action", "ActionFormatError", "action_from_dict"]
 
@@ -73,6 +89,59 @@ def _fields_of(cls: type) -> tuple[tuple[str, Any, bool], ...]:
     return got
 
 
+@functools.cache
+def _point_kind(annotation: Any) -> str:
+    """``"point"`` for a ``Point`` field, ``"path"`` for ``tuple[Point, ...]``,
+    else ``""``."""
+    text = (
+        annotation
+        if isinstance(annotation, str)
+        else getattr(annotation, "__name__", str(annotation))
+    )
+    text = text.replace(" ", "").replace("wargame.engine.state.", "")
+    if "tuple[Point" in text:
+        return "path"
+    if "Point" in text.split("|"):
+        return "point"
+    return ""
+
+
+def _decode_point(kind: Any, name: str, value: Any) -> Point:
+    """A point from ``{"x": .., "y": ..}`` (or an ``[x, y]`` pair)."""
+    if isinstance(value, Point):
+        return value
+    if isinstance(value, Mapping) and set(value) == {"x", "y"}:
+        x, y = value["x"], value["y"]
+    elif isinstance(value, list | tuple) and len(value) == 2:
+        x, y = value
+    else:
+        raise ActionFormatError(
+            f"{kind}: field {name!r} must be a point {{\"x\": .., \"y\": ..}} in "
+            f"map metres, not {_short(value)}"
+        )
+    for axis, v in (("x", x), ("y", y)):
+        if isinstance(v, bool) or not isinstance(v, int | float):
+            raise ActionFormatError(
+                f"{kind}: field {name!r}: {axis} must be a number of metres, not "
+                f"{_short(v)}"
+            )
+        if v != v or v in (float("inf"), float("-inf")):
+            raise ActionFormatError(
+                f"{kind}: field {name!r}: {axis} is {v!r}, not a finite number of "
+                "metres"
+            )
+    return Point(x, y)
+
+
+def _plain(value: Any) -> Any:
+    """A field value as JSON-friendly data (points as tables, tuples as lists)."""
+    if isinstance(value, Point):
+        return value.to_dict()
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
 def _matches(annotation: Any, value: Any) -> bool:
     """Loose check of a value against a field annotation written as a string."""
     parts = _parts(annotation)
@@ -97,8 +166,7 @@ class Action:
         """``{"type": ..., <field>: <value>, ...}`` with tuples as lists."""
         out: dict[str, Any] = {"type": self.type}
         for f in fields(self):
-            v = getattr(self, f.name)
-            out[f.name] = list(v) if isinstance(v, tuple) else v
+            out[f.name] = _plain(getattr(self, f.name))
         return out
 
 
@@ -140,6 +208,27 @@ def action_from_dict(
                 raise ActionFormatError(f"{kind}: missing field {name!r}")
             continue
         v = data[name]
+        pk = _point_kind(annotation)
+        if pk == "point" and v is not None:
+            kwargs[name] = _decode_point(kind, name, v)
+            continue
+        if pk == "path" and v is None and "None" in _parts(annotation):
+            kwargs[name] = None
+            continue
+        if pk == "path":
+            if not isinstance(v, list | tuple):
+                raise ActionFormatError(
+                    f"{kind}: field {name!r} must be a path (a list of points), "
+                    f"not {_short(v)}"
+                )
+            if len(v) > MAX_ACTION_ITEMS:
+                raise ActionFormatError(
+                    f"{kind}: field {name!r} has {len(v)} points, more than the "
+                    f"limit of {MAX_ACTION_ITEMS}"
+                )
+            kwargs[name] = tuple(_decode_point(kind, f"{name}[{i}]", p)
+                                 for i, p in enumerate(v))
+            continue
         if isinstance(v, list | tuple):
             if len(v) > MAX_ACTION_ITEMS:
                 raise ActionFormatError(

@@ -30,7 +30,10 @@ from .state import Change
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-__all__ = ["LOG_COLUMNS", "Event", "events_frame"]
+__all__ = ["LOG_COLUMNS", "POINT_COLUMNS", "Event", "events_frame"]
+
+#: The point columns (map metres; NaN in the frame when the event has none).
+POINT_COLUMNS: tuple[str, ...] = ("x_from", "y_from", "x_to", "y_to")
 
 #: Columns of :attr:`wargame.engine.Game.log`, in order.
 LOG_COLUMNS: tuple[str, ...] = (
@@ -45,6 +48,10 @@ LOG_COLUMNS: tuple[str, ...] = (
     "target",
     "hex_from",
     "hex_to",
+    "x_from",
+    "y_from",
+    "x_to",
+    "y_to",
     "dice",
     "needed",
     "hits",
@@ -83,6 +90,9 @@ class Event:
             about a hidden unit or a secret card names only its owner; the
             umpire's log (:attr:`Game.log`) holds every event, a side's log
             (:meth:`Game.log_for`) only those it may see.
+        x_from, y_from: where from, in map metres, for a move or a shot from a
+            free point (``RuleContext.emit(point_from=...)``).
+        x_to, y_to: where to (or where it happened), in map metres.
     """
 
     seq: int
@@ -104,6 +114,10 @@ class Event:
     action_index: int = -1
     changes: tuple[Change, ...] = ()
     visible_to: tuple[str, ...] | None = None
+    x_from: float | None = None
+    y_from: float | None = None
+    x_to: float | None = None
+    y_to: float | None = None
 
     def visible(self, side: str | None) -> bool:
         """Whether ``side`` may see this event (``None``: the umpire sees all)."""
@@ -123,7 +137,8 @@ def events_frame(
 
     ``phase``, ``side``, ``formation``, ``action`` and ``kind`` are categoricals
     (with the given category lists, so frames of different games concatenate
-    cleanly); ``needed`` and ``hits`` are nullable integers; ``dice`` holds tuples.
+    cleanly); ``needed`` and ``hits`` are nullable integers; ``dice`` holds tuples;
+    ``x_from``, ``y_from``, ``x_to``, ``y_to`` are floats (NaN: no point).
 
     Args:
         events: the events.
@@ -156,6 +171,10 @@ def events_frame(
         data[c] = pd.Categorical(values, categories=known)
     for c in ("target", "hex_from", "hex_to", "result", "detail"):
         data[c] = pd.Series(cols[c], dtype=object)
+    for c in POINT_COLUMNS:
+        data[c] = pd.Series(
+            [float("nan") if v is None else v for v in cols[c]], dtype="float64"
+        )
     data["dice"] = pd.Series(cols["dice"], dtype=object)
     data["needed"] = pd.array(cols["needed"], dtype="Int64")
     data["hits"] = pd.array(cols["hits"], dtype="Int64")

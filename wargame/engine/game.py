@@ -421,6 +421,15 @@ class Game:
             df[col] = df[col].astype("category")
         return df
 
+    @property
+    def models(self) -> pd.DataFrame:
+        """The models (teams, soldiers) of the units in play, one row each, with
+        their points, facing and base radius
+        (:func:`wargame.engine.points.models_frame`)."""
+        from .points import models_frame
+
+        return models_frame(self.state)
+
     def state_for(self, side: str) -> GameState:
         """One side's view of the current state (hidden enemy units removed)."""
         self._known_side(side, "Game.state_for")

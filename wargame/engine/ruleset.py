@@ -48,7 +48,7 @@ from .actions import Action, action_from_dict
 from .errors import UnknownRulesetError
 from .events import Event
 from .present import Panel, PanelItem, PanelSection, Reach, UnitLook
-from .state import Change, GameState, Unit
+from .state import Change, GameState, Point, Unit
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -133,13 +133,18 @@ class RuleContext:
         detail: str = "",
         changes: Sequence[Change] = (),
         visible_to: Sequence[str] | None = None,
+        point_from: Point | None = None,
+        point_to: Point | None = None,
     ) -> Event:
         """Apply the changes to the state and append the event.
 
         The event's ``turn`` and ``phase`` are those in effect after its changes
         (so "turn 2 begins" is logged in turn 2).  ``visible_to`` names the
         sides that may see it (default: every side); say it for anything about
-        a hidden unit or a secret hand.
+        a hidden unit or a secret hand.  ``point_from`` / ``point_to`` fill the
+        log's ``x_from``, ``y_from``, ``x_to``, ``y_to`` columns (map metres)
+        for a move or a shot between free points, as ``hex_from`` / ``hex_to``
+        do on a hex map.
         """
         st = self.state
         changes = tuple(changes)
@@ -164,6 +169,10 @@ class RuleContext:
             self.action_index,
             changes,
             None if visible_to is None else tuple(visible_to),
+            None if point_from is None else point_from.x,
+            None if point_from is None else point_from.y,
+            None if point_to is None else point_to.x,
+            None if point_to is None else point_to.y,
         )
         st.seq = ev.seq
         self._sink(ev)
@@ -394,6 +403,11 @@ class RulesetBase:
             >>> RulesetBase().describe(None, HideAction("U1"))  # type: ignore[arg-type]
             'hide: unit U1'
         """
+        def word(v: Any) -> str:
+            if isinstance(v, dict) and set(v) == {"x", "y"}:
+                return f"({v['x']:.1f}, {v['y']:.1f})"  # a point, in metres
+            return str(v)
+
         parts = []
         for key, value in action.to_dict().items():
             if key == "type" or value in (None, False, []):
@@ -402,9 +416,9 @@ class RulesetBase:
             if value is True:
                 parts.append(name)
             elif isinstance(value, list):
-                parts.append(f"{name} {' '.join(str(v) for v in value)}")
+                parts.append(f"{name} {' '.join(word(v) for v in value)}")
             else:
-                parts.append(f"{name} {value}")
+                parts.append(f"{name} {word(value)}")
         words = action.type.replace("_", " ")
         return f"{words}: {', '.join(parts)}" if parts else words
 

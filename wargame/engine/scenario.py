@@ -205,7 +205,13 @@ _COMMON: dict[str, tuple[str, ...]] = {
     "overrides": (),
 }
 #: Position keys by the rule system's ``positions``.
-_POSITION_KEYS = {"hex": ("hex", "lonlat", "place"), "point": ("x", "y", "lonlat")}
+_POSITION_KEYS = {
+    "hex": ("hex", "lonlat", "place"),
+    # free positions (wargame.engine.placement.POINT_KEYS)
+    "point": ("x", "y", "lonlat", "place", "dx", "dy", "bearing", "distance_m"),
+}
+#: Further keys of units of point rule systems (placement.UNIT_KEYS).
+_POINT_UNIT_KEYS = ("zone", "facing", "models", "layout", "spacing_m")
 _HEX_RE = re.compile(r"^[A-Z]{1,3}[0-9]{1,3}$")
 _ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_./\-]*$")
 _POSTURES = ("attack", "defend")
@@ -775,12 +781,15 @@ class _Checker:
         assert self.keys is not None
         extra = set(self.keys.get(table, ()))
         if table == "scenario":
-            return set(_TOP_CORE) | extra
+            zones = {"zones"} if self.positions == "point" else set()
+            return set(_TOP_CORE) | zones | extra
         base = set(_COMMON.get(table, ()))
         if table in ("units", "objectives", "reinforcements"):
             base |= set(_POSITION_KEYS.get(self.positions, ()))
+        if table == "units" and self.positions == "point":
+            base |= set(_POINT_UNIT_KEYS)
         if table == "reinforcements":
-            base -= {"hex", "lonlat", "place", "x", "y"}
+            base -= {"hex", *_POSITION_KEYS["point"]}
         return base | extra
 
     def unknown_keys(self, table: str, data: Mapping[str, Any], label: str) -> None:
@@ -1106,10 +1115,6 @@ def _check_position_shape(c: _Checker, item: Mapping[str, Any], label: str) -> N
             f"must be the name of a place (at most {MAX_ID} characters), not "
             f"{shown(p)}",
         )
-    for k in ("x", "y"):
-        v = item.get(k)
-        if c.positions == "point" and v is not None and not _is_finite(v):
-            c.add(f"{label}.{k}", f"must be a finite number of metres, not {shown(v)}")
     given = [k for k in ("hex", "lonlat", "place") if item.get(k) is not None]
     if len(given) > 1:
         c.add(f"{label}.{given[1]}", f"give only one of {' / '.join(given)}")
@@ -1280,7 +1285,7 @@ def _validate(data: Any, where: str) -> tuple[list[str], Any]:
             c.add(f"{label}.carried_by", f"{shown(cb)} is not a unit of the scenario")
         _check_position_shape(c, u, label)
         if cb is not None and any(
-            u.get(k) is not None for k in ("hex", "lonlat", "place")
+            u.get(k) is not None for k in ("hex", "lonlat", "place", "x", "zone")
         ):
             c.add(f"{label}.carried_by", "a carried unit takes its carrier's position")
     for label, f in forms:
@@ -1326,11 +1331,20 @@ def _validate(data: Any, where: str) -> tuple[list[str], Any]:
                 continue
             arriving[uid] = label
             u = unit_ids[uid]
-            if any(u.get(k) is not None for k in ("hex", "lonlat", "place", "x", "y")):
+            if any(
+                u.get(k) is not None
+                for k in ("hex", "lonlat", "place", "x", "y", "zone")
+            ):
+                named = (
+                    "x/y/lonlat/place/zone"
+                    if c.positions == "point"
+                    else "hex/lonlat/place"
+                )
+                where_in = "positions" if c.positions == "point" else "hexes"
                 c.add(
                     f"{label}.units",
                     f"{uid!r} also has a set-up position; reinforcements enter at "
-                    "the entry hexes, remove its hex/lonlat/place",
+                    f"the entry {where_in}, remove its {named}",
                 )
         entry = r.get("entry")
         if entry is None:
@@ -1338,18 +1352,25 @@ def _validate(data: Any, where: str) -> tuple[list[str], Any]:
         elif not isinstance(entry, list) or not entry:
             c.add(f"{label}.entry", "must be a non-empty list of positions")
         else:
+            keys = _POSITION_KEYS["point" if c.positions == "point" else "hex"]
             for j, e in enumerate(entry):
-                if isinstance(e, str):
+                if isinstance(e, str) and c.positions != "point":
                     e = {"hex": e}
                 if not isinstance(e, Mapping):
                     c.add(
                         f"{label}.entry[{j}]",
-                        f"must be a hex label or a table, not {shown(e)}",
+                        (
+                            "must be a table {x, y}, {lonlat} or {place} (plus "
+                            "dx/dy or bearing/distance_m)"
+                            if c.positions == "point"
+                            else "must be a hex label or a table"
+                        )
+                        + f", not {shown(e)}",
                     )
                     continue
-                bad = sorted(str(k) for k in set(e) - {"hex", "lonlat", "place"})
+                bad = sorted(str(k) for k in set(e) - set(keys))
                 for k in bad:
-                    hint = c.hint(k, ("hex", "lonlat", "place"))
+                    hint = c.hint(k, keys)
                     c.add(
                         f"{label}.entry[{j}].{k}",
                         "unknown key" + (f"; {hint}" if hint else ""),
@@ -1395,6 +1416,10 @@ def _validate(data: Any, where: str) -> tuple[list[str], Any]:
                 f"{shown(owner)} is not one of the sides {_choices(side_ids)}",
             )
         _check_position_shape(c, o, label)
+    if c.positions == "point":
+        from .placement import point_shape_problems
+
+        c.lines += point_shape_problems(data, where)
     return c.lines, data
 
 

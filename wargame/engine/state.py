@@ -10,9 +10,12 @@ The containers are deliberately generic so that the four planned rule systems fi
 
 * a unit's ``position`` is a hex label (``"L12"``) or a free :class:`Point` in map
   metres (Flames of War, Бронепехота measure distances);
-* ``facing`` (hexside 0-5 or degrees), ``hidden`` (per-side views), ``models``
-  (soldier-level :class:`Model` rows inside a squad) and ``attrs`` (anything else a
-  rule system tracks per unit, e.g. movement points spent);
+* ``facing``: on a hex map the hexside 0-5; on a point map the unit's whole
+  compass degrees 0-359 (clockwise from grid north), while each :class:`Model`
+  carries its own exact ``facing`` in degrees; ``hidden`` (per-side views),
+  ``models`` (team- or soldier-level :class:`Model` rows with position, facing,
+  base radius and attributes) and ``attrs`` (anything else a rule system tracks
+  per unit, e.g. movement points spent);
 * ``decks`` (a chit cup, card decks, hands: named tuples of item ids), ``pools``
   (named integer pools such as Conflict of Heroes command action points),
   ``control`` (hex or objective -> side) and ``vars`` (rule-system variables).
@@ -36,6 +39,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
@@ -61,10 +65,53 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class Point:
-    """A free position in map metres (UTM 32N), for rule systems that measure."""
+    """A free position in map metres (UTM 32N), for rule systems that measure.
+
+    A point is a place only: facing lives on the unit or model standing there
+    (:attr:`Model.facing`, :attr:`Unit.facing`), so that two models at one place
+    are at one :class:`Point`.  Coordinates are stored as ``float`` (``Point(1,
+    2) == Point(1.0, 2.0)`` and both save as ``1.0, 2.0``, so a loaded game has
+    the same state digest) and must be finite.
+
+    Examples:
+        >>> Point(376115, 5605139)
+        Point(x=376115.0, y=5605139.0)
+        >>> try:
+        ...     Point(float("nan"), 0.0)
+        ... except ValueError as exc:
+        ...     print(str(exc)[:46])
+        Point: x: nan is not a finite number of metres
+    """
 
     x: float
     y: float
+
+    def __post_init__(self) -> None:
+        for name in ("x", "y"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int | float):
+                try:
+                    v = float(v)  # numpy scalars
+                except (TypeError, ValueError):
+                    raise ValueError(
+                        f"Point: {name}: {_show(v)} is not a number of metres; give "
+                        "map metres (UTM 32N)"
+                    ) from None
+            if not math.isfinite(v):
+                raise ValueError(
+                    f"Point: {name}: {v!r} is not a finite number of metres; give "
+                    "map metres (UTM 32N)"
+                )
+            object.__setattr__(self, name, float(v))
+
+    def to_dict(self) -> dict[str, float]:
+        """``{"x": ..., "y": ...}`` (how actions, saves and digests store it)."""
+        return {"x": self.x, "y": self.y}
+
+
+def _show(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:59] + "…"
 
 
 #: Where a unit is: a hex label such as ``"L12"`` or a :class:`Point`.
@@ -110,16 +157,39 @@ class Formation:
 
 @dataclass(frozen=True, slots=True)
 class Model:
-    """One soldier or vehicle model inside a unit (Бронепехота squads).
+    """One team, soldier or vehicle model inside a unit (a Flames of War platoon's
+    teams, a Бронепехота squad's soldiers).
 
-    Unused by World at War (its counters are whole platoons), present so that the
-    state shape does not change when a skirmish system arrives.
+    Unused by the hex systems (their counters are whole platoons or squads).
+
+    Attributes:
+        id: model id, e.g. ``"1pl.2"``.
+        kind: a rule-system word (``"rifle team"``, ``"tank"``...).
+        wounds: wounds taken.
+        position: where it stands (a :class:`Point` for point rule systems).
+        facing: compass bearing it faces in degrees, clockwise from grid north
+            (0 = north, 90 = east), ``[0, 360)``; ``None`` where facing does not
+            matter.
+        radius_m: radius of its base in map metres (bases are circles to the
+            engine; 0 for a point), for overlap and base contact.
+        attrs: anything else a rule system tracks per model; plain JSON-friendly
+            values, never mutated (replace the model with
+            ``dataclasses.replace`` to change it).
+
+    Examples:
+        >>> m = Model("1pl.1", "rifle team", position=Point(0, 0), facing=90.0,
+        ...           radius_m=1.0)
+        >>> jsonable(m)["facing"], jsonable(Model("a", "b"))
+        (90.0, {'id': 'a', 'kind': 'b', 'wounds': 0, 'position': None})
     """
 
     id: str
     kind: str
     wounds: int = 0
     position: Position | None = None
+    facing: float | None = None
+    radius_m: float = 0.0
+    attrs: Mapping[str, Any] = field(default_factory=dict, hash=False)
 
 
 @dataclass(slots=True)
@@ -284,12 +354,21 @@ def jsonable(value: Any) -> Any:
     if isinstance(value, Point):
         return {"x": value.x, "y": value.y}
     if isinstance(value, Model):
-        return {
+        out: dict[str, Any] = {
             "id": value.id,
             "kind": value.kind,
             "wounds": value.wounds,
             "position": jsonable(value.position),
         }
+        # the newer fields only when set: states of models without them (and
+        # their digests in saves and golden logs) are as before
+        if value.facing is not None:
+            out["facing"] = float(value.facing)
+        if value.radius_m:
+            out["radius_m"] = float(value.radius_m)
+        if value.attrs:
+            out["attrs"] = jsonable(dict(sorted(value.attrs.items())))
+        return out
     if isinstance(value, Mapping):
         return {str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, Sequence):

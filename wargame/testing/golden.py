@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from wargame.engine import LOG_COLUMNS, Event, Game
+from wargame.engine.events import POINT_COLUMNS
 from wargame.engine.state import jsonable
 
 __all__ = [
@@ -47,6 +48,9 @@ def event_line(event: Event) -> str:
     row: dict[str, Any] = {c: jsonable(getattr(event, c)) for c in LOG_COLUMNS}
     if event.visible_to is None:
         del row["visible_to"]  # public events: lines as before the column existed
+    for c in POINT_COLUMNS:  # hex games: lines as before the point columns existed
+        if row[c] is None:
+            del row[c]
     row["changes"] = [jsonable(list(c)) for c in event.changes]
     return json.dumps(row, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
