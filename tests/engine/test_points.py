@@ -305,10 +305,14 @@ def test_an_illegal_move_names_the_first_point_and_why(
     assert words in str(exc.value)
     assert g.state.digest() == before and len(g.events) == n
     if "impassable" in words:
-        # the point named is where the water starts along the path
+        # the point named is where the (simplified) water polygon starts along
+        # the path; the 10 m land-cover raster's bank lies within 35 m ahead
         x = float(str(exc.value).split("at (")[1].split(",")[0])
-        assert g.map.terrain_at(x + 3, 5604440.0) == "water"
-        assert g.map.terrain_at(x - 3, 5604440.0) != "water"
+        assert g.map.terrain_along([(x - 1, 5604440.0), (x + 1, 5604440.0)])[
+            "class"
+        ].tolist() == ["clear", "water"]
+        assert g.map.terrain_at(x + 35, 5604440.0) == "water"
+        assert g.map.terrain_at(x - 5, 5604440.0) != "water"
     if "over allowance" in words:
         y = float(str(exc.value).split("at (")[1].split(",")[1].split(")")[0])
         assert 5604440 - 150 <= y < 5604440  # stopped within the first 150 m

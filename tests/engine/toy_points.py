@@ -82,8 +82,6 @@ SPOT_M = 300.0
 COMMAND_M = 250.0
 #: A unit within this distance of an objective may hold it (metres).
 HOLD_M = 100.0
-#: Length of the pieces a path is sampled in for its going (metres).
-SAMPLE_M = 5.0
 
 #: Unit types: models, their kind and base radius, move allowance (metres of
 #: going), range, and whether they may stand in water.
@@ -163,32 +161,30 @@ class End(Action):
 
 def _terrain_along(game_map: Any, a: Point, b: Point) -> list[tuple[str, float, Point]]:
     """``(class, length_m, start)`` of the runs of one terrain class along the
-    leg ``a``–``b``, sampled every :data:`SAMPLE_M` metres."""
-    import numpy as np
-
+    leg ``a``–``b`` (:meth:`wargame.geo.maps.Map.terrain_along`, from the map's
+    terrain polygons)."""
     length = distance(a, b)
     if length == 0:
         return []
-    n = max(1, math.ceil(length / SAMPLE_M))
-    t = (np.arange(n) + 0.5) / n
-    cls = game_map.terrain_at(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t)
-    cls = [str(c) for c in np.atleast_1d(cls)]
+    df = game_map.terrain_along([(a.x, a.y), (b.x, b.y)])
     out: list[tuple[str, float, Point]] = []
-    piece = length / n
-    for i, c in enumerate(cls):
-        if out and out[-1][0] == c:
-            out[-1] = (c, out[-1][1] + piece, out[-1][2])
-        else:
-            start = Point(a.x + (b.x - a.x) * i / n, a.y + (b.y - a.y) * i / n)
-            out.append((c, piece, start))
+    for c, start, run in zip(df["class"], df["start_m"], df["length_m"], strict=True):
+        f = float(start) / length
+        at = Point(a.x + (b.x - a.x) * f, a.y + (b.y - a.y) * f)
+        out.append((str(c), float(run), at))
     return out
 
 
 def _point_los(game_map: Any, a: Point, b: Point) -> bool:
-    """Whether a model at ``a`` sees one at ``b`` (eyes and target at 2 m)."""
+    """Whether a model at ``a`` sees one at ``b`` (eyes and target at 2 m), by
+    the point rule (no hex grid: :meth:`wargame.geo.maps.Map.los_points`)."""
     return bool(
         game_map.los(
-            (a.x, a.y), (b.x, b.y), observer_height_m=2.0, target_height_m=2.0
+            (a.x, a.y),
+            (b.x, b.y),
+            observer_height_m=2.0,
+            target_height_m=2.0,
+            hex_rule=False,
         ).visible
     )
 
