@@ -179,13 +179,12 @@ class Movement(Mixin):
                 continue
             stacks.setdefault(u.hex, []).append(u.id)
             for to in self.board.neighbors(u.hex):
-                if u.hidden:
+                if u.hidden:  # hidden, or in the open and so revealed (§10.0 #1)
                     out += self._paid(state, side, pays, (u.id,), (to,), hidden=True)
-                    continue
                 out += self._paid(state, side, pays, (u.id,), (to,))
                 out += self._bonus_moves(state, side, pays, u, to)
         for h, ids in sorted(stacks.items()):
-            ids = [i for i in ids if not state.units[i].hidden]
+            # a stack moves in the open: its hidden units are revealed
             if len(ids) < 2:
                 continue
             for to in self.board.neighbors(h):
