@@ -141,7 +141,7 @@ def test_classroom_plays_a_side_against_the_ai():
     assert app.view.human == "pact"
     assert app.game.current_side == "pact"
     app.side.value = "nato"
-    app.seed.value = 9
+    app.seed.value = "9"
     app.start_button.click()
     assert app.view.human == "nato" and app.game.seed == 9
     assert app.game_box.children == (app.view,)

@@ -16,6 +16,7 @@ from .common import (
     close_tree,
     error_html,
     make_policy,
+    parse_seed,
     policy_names,
     scenario_choices,
 )
@@ -43,6 +44,11 @@ class ClassroomApp(w.VBox):  # type: ignore[misc]
             else ``random``).
         seed: dice seed.
         height: CSS height of the map.
+        speed: the pace at which the AI's actions are shown (actions a second).
+
+    The game view below has one set of controls: the seed and the side are
+    chosen here only; its Play / Pause plays the AI at the chosen pace, and the
+    AI's actions before the class's decision are shown one by one at that pace.
     """
 
     def __init__(
@@ -53,8 +59,10 @@ class ClassroomApp(w.VBox):  # type: ignore[misc]
         policy: str | None = None,
         seed: int = 1,
         height: str = "680px",
+        speed: float = 1.0,
     ) -> None:
         self.height = height
+        self.speed = speed
         choices = scenario_choices()
         names = [n for _, n in choices]
         if scenario is None and names:
@@ -76,13 +84,13 @@ class ClassroomApp(w.VBox):  # type: ignore[misc]
         self.side = w.Dropdown(
             description="class plays", layout=w.Layout(width="280px")
         )
-        self.seed = w.BoundedIntText(
-            value=seed,
-            min=0,
-            max=2**31 - 1,
+        # a text field: a number field would turn -5 into 0 without a word
+        self.seed = w.Text(
+            value=str(seed),
             description="seed",
             layout=w.Layout(width="160px"),
         )
+        self.seed.add_class("wargame-classroom-seed")
         self.start_button = w.Button(
             description="New game", icon="play", button_style="primary"
         )
@@ -165,15 +173,29 @@ class ClassroomApp(w.VBox):  # type: ignore[misc]
             self.message.value = error_html("Choose a scenario first.")
             return None
         try:
+            seed = parse_seed(self.seed.value)
+        except ValueError as exc:
+            self.message.value = error_html(str(exc))
+            return None
+        try:
             sc = load_scenario(name)
             sides = [s["id"] for s in sc.sides]
             policies = {s: make_policy(self.policy.value, sc.ruleset) for s in sides}
-            game = Game.from_scenario(sc, seed=int(self.seed.value), policies=policies)
+            game = Game.from_scenario(sc, seed=seed, policies=policies)
         except (ValueError, OSError) as exc:
             self.message.value = error_html(f"Cannot start {name}: {exc}")
             return None
         human = None if self.side.value == _WATCH else self.side.value
-        view = GameView(game, human=human, height=self.height)
+        if self.view is not None:
+            self.view.pacer.pause()
+        view = GameView(
+            game,
+            human=human,
+            height=self.height,
+            paced=True,
+            speed=self.view.pacer.speed if self.view is not None else self.speed,
+            setup_controls=False,
+        )
         view.policy_labels = dict.fromkeys(sides, self.policy.value)
         view.refresh()
         old, self.view = self.view, view

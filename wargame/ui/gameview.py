@@ -51,9 +51,12 @@ from wargame.render.los import (
     simplified,
 )
 
-from .common import error_html, info_html
+from .common import error_html, info_html, parse_seed
+from .download import LogDownload
 from .layers import UnitLayer, overlay
 from .mapview import MapView
+from .marks import StepMarksLayer
+from .pacing import PaceControls, Pacer
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -90,6 +93,13 @@ class GameView(w.VBox):  # type: ignore[misc]
         web_tiles: also offer OpenStreetMap tiles (needs the internet; the
             offline terrain picture is always there).
         height: CSS height of the map.
+        paced: the AI's actions after the person's (and before their first
+            decision) are played one by one at the Play speed, shown as they
+            happen, instead of all at once (needs the kernel's event loop:
+            JupyterLab, Voila; from code :meth:`Pacer.drain` plays them).
+        speed: the Play pace in actions a second (0.25 to 4).
+        setup_controls: show the seed field and the side picker (an app that
+            has its own, like the classroom, leaves them out).
 
     Clicking a unit shows its hex viewshed out to its longest reach (or the
     DEM-level viewshed, with the toggle) and one range ring per reach the rule
@@ -110,8 +120,12 @@ class GameView(w.VBox):  # type: ignore[misc]
         auto_ai: bool = True,
         web_tiles: bool = False,
         height: str = "560px",
+        paced: bool = False,
+        speed: float = 1.0,
+        setup_controls: bool = True,
     ) -> None:
         self.game = game
+        self.paced = paced
         self.auto_ai = auto_ai
         self.human: str | None = None
         self.selected_unit: str | None = None
@@ -133,6 +147,8 @@ class GameView(w.VBox):  # type: ignore[misc]
         self.rings_layer = overlay("range rings")
         self.line_layer = overlay("sight line")
         self.units = UnitLayer(on_click=self.click_hex)
+        #: What the last actions did: trails, fire lines and dice.
+        self.marks = StepMarksLayer()
         terrain, *rest = self.leaflet.layers
         self.leaflet.layers = (
             terrain,
@@ -140,7 +156,9 @@ class GameView(w.VBox):  # type: ignore[misc]
             self.rings_layer,
             *rest,
             self.line_layer,
+            self.marks.lines,
             self.units.group,
+            self.marks.dice,
         )
 
         # -- controls ------------------------------------------------------ #
@@ -172,10 +190,8 @@ class GameView(w.VBox):  # type: ignore[misc]
         self.reset_button = button(
             "Reset", "start again with this seed", "wargame-reset", "refresh"
         )
-        self.seed_input = w.BoundedIntText(
-            value=game.seed,
-            min=0,
-            max=2**31 - 1,
+        self.seed_input = w.Text(
+            value=str(game.seed),
             description="seed",
             layout=w.Layout(width="150px"),
         )
@@ -200,15 +216,20 @@ class GameView(w.VBox):  # type: ignore[misc]
             "value",
         )
         self.status = w.HTML()
+        #: Play / Pause at a pace: :attr:`pacer` plays the AI's actions.
+        self.pacer = Pacer(self._paced_step, speed=speed)
+        self.pace = PaceControls(self.pacer, self.message)
+        self.download = LogDownload(lambda: self.shown_log)
+        setup = [self.seed_input, self.human_select] if setup_controls else []
         controls = w.HBox(
             [
+                self.pace,
                 self.step_button,
                 self.turn_button,
                 self.run_button,
                 self.undo_button,
                 self.reset_button,
-                self.seed_input,
-                self.human_select,
+                *setup,
             ],
             layout=w.Layout(flex_flow="row wrap", align_items="center"),
         )
@@ -307,7 +328,10 @@ class GameView(w.VBox):  # type: ignore[misc]
                 self.message,
                 w.HBox([self.leaflet, right], layout=w.Layout(width="100%")),
                 self.mapview.note,
-                w.HBox([self.log_turn, self.log_side, self.log_unit]),
+                w.HBox(
+                    [self.log_turn, self.log_side, self.log_unit, self.download],
+                    layout=w.Layout(flex_flow="row wrap"),
+                ),
                 self.log_table,
             ],
             layout=w.Layout(width="100%"),
@@ -363,6 +387,7 @@ class GameView(w.VBox):  # type: ignore[misc]
         )
         log = self.shown_log
         self.dice.value = dice_html(last_rolls(log))
+        self.marks.update(game.map, log)
         self._refresh_panels(state)
         turns = [
             ("all turns", _ALL),
@@ -698,7 +723,7 @@ class GameView(w.VBox):  # type: ignore[misc]
         self.human = side
         self.message.value = ""
         if side is not None and self.auto_ai:
-            self._play_ai(lambda: False)
+            self._ai_until_human()
         self.refresh()
 
     def _ai_turn(self) -> bool:
@@ -718,6 +743,35 @@ class GameView(w.VBox):  # type: ignore[misc]
             self.tabs.selected_index = 2
             return True
         return False
+
+    def _ai_until_human(self) -> None:
+        """The AI plays until the person's decision: paced, or all at once."""
+        if not self._ai_turn():
+            return
+        if self.paced:
+            self.pacer.play()
+            self.message.value = info_html(
+                f"The AI plays at {self.pacer.speed:g} actions a second; "
+                "Pause stops it."
+            )
+        else:
+            self._play_ai(lambda: False)
+
+    def _paced_step(self) -> bool:
+        """One tick of Play: one AI action, shown; False to stop."""
+        if self.game.is_over:
+            self.message.value = info_html("The game is over.")
+            return False
+        if not self._ai_turn():
+            self._not_ai()
+            self._refresh_actions()
+            return False
+        self.game.step()
+        self.refresh()
+        if self.game.is_over or not self._ai_turn():
+            self._not_ai()  # says whose decision it is, or that the game is over
+            return False
+        return True
 
     def _play_ai(self, until: Callable[[], bool]) -> int:
         n = 0
@@ -761,6 +815,7 @@ class GameView(w.VBox):  # type: ignore[misc]
             The number of actions taken back.
         """
         self.message.value = ""
+        self.pacer.pause()
         if not self.game.actions:
             self.message.value = info_html("Nothing to undo.")
             return 0
@@ -777,21 +832,27 @@ class GameView(w.VBox):  # type: ignore[misc]
         """Start the scenario again with a seed (default: the seed field's)."""
         from wargame.engine import Game
 
-        seed = self.seed_input.value if seed is None else seed
+        if seed is None:
+            try:
+                seed = parse_seed(self.seed_input.value)
+            except ValueError as exc:
+                self.message.value = error_html(str(exc))
+                return
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             self.message.value = error_html(
                 f"The seed must be a whole number >= 0, not {seed!r}."
             )
             return
+        self.pacer.pause()
         old = self.game
         self.game = Game(
             old.scenario, seed=seed, policies=old.policies, game_map=old.map
         )
-        self.seed_input.value = seed
+        self.seed_input.value = str(seed)
         self.clear_selection()
         self.message.value = info_html(f"New game, seed {seed}.")
         if self.auto_ai and self.human is not None:
-            self._play_ai(lambda: False)
+            self._ai_until_human()
         self.refresh()
 
     def apply_action(self, action: Action | Mapping[str, Any]) -> bool:
@@ -812,7 +873,7 @@ class GameView(w.VBox):  # type: ignore[misc]
             self.message.value = error_html(f"Not allowed: {exc}")
             return False
         if self.auto_ai and self.human is not None:
-            self._play_ai(lambda: False)
+            self._ai_until_human()
         self.refresh()
         return True
 
