@@ -158,7 +158,7 @@ def test_marks_read_only_neutral_columns_and_miss_is_dashed():
 def test_marks_follow_what_the_side_may_see():
     # the person's view shows only marks of the events that side saw
     view = GameView(Game(load_scenario("coh_hidden_village"), seed=1))
-    view.set_human(list(view.game.state.sides)[0])
+    view.set_human(next(iter(view.game.state.sides)))
     for _ in range(20):
         if view.game.is_over:
             break

@@ -127,7 +127,7 @@ def step_marks(log: pd.DataFrame, *, steps: int = FADE_STEPS) -> list[StepMark]:
         trail = None
         if not dice:
             continue
-        hits = getattr(r, "hits", None)
+        hits: Any = getattr(r, "hits", None)
         result = "roll" if _na(hits) else ("hit" if int(hits) > 0 else "miss")
         if h0 and h1 and h0 != h1:
             marks.append(

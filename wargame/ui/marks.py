@@ -36,7 +36,7 @@ class StepMarksLayer:
         self.data: dict[str, Any] = {"type": "FeatureCollection", "features": []}
 
     def update(self, game_map: Any, log: Any) -> bool:
-        """Draw the marks of the log's last actions; returns whether anything changed."""
+        """Draw the marks of the log's last actions; whether anything changed."""
         fc = step_marks_geojson(game_map, log, steps=self.steps)
         if fc == self.data:
             return False
