@@ -269,3 +269,88 @@ def test_every_action_type_of_the_rule_system_renders_as_words(scenario):
         # the rule system's own words, not the engine's field-list fallback
         if len(action.to_dict()) > 1:
             assert text != RulesetBase().describe(state, action), (type_, text)
+
+
+# --------------------------------------------------------------------------- #
+# moves: destinations and a path in one confirm                               #
+# --------------------------------------------------------------------------- #
+
+
+def _pact_view_with_a_long_move():
+    # test_remagen seed 1: after two Pact actions, BMP-1 platoon SU-B2 can go
+    # several hexes in one go (found by the path search over legal moves)
+    game = Game(SCENARIO, seed=1)
+    view = GameView(game, human="pact", auto_ai=False)
+    for _ in range(2):
+        game.step()
+    view.refresh()
+    return view
+
+
+def test_legal_destinations_are_highlighted_when_a_unit_is_selected():
+    view = _pact_view_with_a_long_move()
+    game = view.game
+    view.select_unit("SU-B2")
+    one_step = {
+        a.to for a in game.legal_actions() if a.type == "move" and a.unit == "SU-B2"
+    }
+    drawn = {
+        f["id"]: f["properties"]["steps"]
+        for f in view.moves.dest_layer.data["features"]
+    }
+    assert one_step and one_step <= set(drawn)
+    assert all(drawn[h] == 1 for h in one_step)
+    assert max(drawn.values()) > 1  # farther hexes, along legal moves
+
+
+def test_a_destination_several_hexes_away_moves_along_the_path_in_one_confirm():
+    view = _pact_view_with_a_long_move()
+    game = view.game
+    view.select_unit("SU-B2")
+    far = max(view.moves.paths, key=lambda h: len(view.moves.paths[h]))
+    hexes = view.moves.path_hexes(far)
+    n0 = len(game.actions)
+    view.click_hex(far)
+    assert view.moves.planned == far and not view.moves.button.disabled
+    assert " → ".join(hexes) in view.message.value
+    line = view.moves.path_layer.data["features"][0]
+    assert line["properties"]["hexes"] == hexes
+    view.moves.button.click()
+    walked = [
+        r.hex_to
+        for r in game.log.itertuples()
+        if r.kind == "move" and r.unit == "SU-B2" and r.action_index >= n0
+    ]
+    # every hex of the path, or a clear stop where the rules handed over
+    if game.state.units["SU-B2"].hex == far:
+        assert walked == hexes[1:]
+        assert "moved" in view.message.value
+    else:
+        assert walked == hexes[1 : 1 + len(walked)]
+        assert "stopped at" in view.message.value
+    assert all(a.type == "move" for a in game.actions[n0:])
+
+
+def test_a_path_stops_and_says_why_when_a_step_becomes_illegal():
+    view = _pact_view_with_a_long_move()
+    game = view.game
+    view.select_unit("SU-B2")
+    far = max(view.moves.paths, key=lambda h: len(view.moves.paths[h]))
+    view.click_hex(far)
+    # the path goes stale: another unit acts first, so a step is refused
+    path = view.moves.paths[far]
+    bad = dataclasses.replace(path[1], to="A1")
+    view.moves.paths[far] = [path[0], bad, *path[2:]]
+    view.moves.button.click()
+    assert "stopped at" in view.message.value
+    assert len([a for a in game.actions if a.type == "move"]) >= 1
+    assert game.state.units["SU-B2"].hex != "A1"
+
+
+def test_no_destinations_for_the_other_sides_unit_or_off_turn():
+    view = _pact_view_with_a_long_move()
+    view.select_unit("US-M1")
+    assert view.moves.dest_layer.data["features"] == []
+    view.set_human("nato")
+    view.select_unit("SU-B2")
+    assert view.moves.paths == {}

@@ -56,6 +56,7 @@ from .download import LogDownload
 from .layers import UnitLayer, overlay
 from .mapview import MapView
 from .marks import StepMarksLayer
+from .moves import MovePlanner
 from .pacing import PaceControls, Pacer
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -149,12 +150,16 @@ class GameView(w.VBox):  # type: ignore[misc]
         self.units = UnitLayer(on_click=self.click_hex)
         #: What the last actions did: trails, fire lines and dice.
         self.marks = StepMarksLayer()
+        #: Legal destinations of the selected unit and the planned path.
+        self.moves = MovePlanner(self)
         terrain, *rest = self.leaflet.layers
         self.leaflet.layers = (
             terrain,
             self.viewshed_layer,
             self.rings_layer,
+            self.moves.dest_layer,
             *rest,
+            self.moves.path_layer,
             self.line_layer,
             self.marks.lines,
             self.units.group,
@@ -277,6 +282,7 @@ class GameView(w.VBox):  # type: ignore[misc]
                     self.actions_note,
                     self.actions_list,
                     w.HBox([self.do_button, self.show_all_button]),
+                    self.moves.button,
                 ]
             ),
         )
@@ -404,6 +410,7 @@ class GameView(w.VBox):  # type: ignore[misc]
             b.disabled = over
         self.undo_button.disabled = not game.actions
         self._follow_selection(state)
+        self.moves.follow()
         self.mapview.refresh_info()
         self._refresh_actions()
 
@@ -512,7 +519,15 @@ class GameView(w.VBox):  # type: ignore[misc]
         elif here:
             nxt = here[(here.index(sel) + 1) % len(here)] if sel in here else here[0]
             self.select_unit(nxt)
-        if acts:
+        if mine and self.moves.unit == sel and self.moves.plan(label):
+            self._refresh_actions(acts or None)
+            self.tabs.selected_index = 2
+            if acts:
+                self.message.value += info_html(
+                    f" Or pick one of the {len(acts)} legal action(s) on {label} "
+                    "in 'Your move' and press 'Do it'."
+                )
+        elif acts:
             name = state.units[sel].name  # type: ignore[index]
             self._refresh_actions(acts)
             self.tabs.selected_index = 2
@@ -590,6 +605,7 @@ class GameView(w.VBox):  # type: ignore[misc]
         if self.human is not None and self.game.current_side == self.human:
             acts = actions_involving(self.game.legal_actions(), unit=unit_id)
             self._refresh_actions(acts or None)
+            self.moves.show(unit_id)
 
     def _redraw_selection(self) -> None:
         uid = self.selected_unit
@@ -702,6 +718,7 @@ class GameView(w.VBox):  # type: ignore[misc]
         self.viewshed_layer.data = dict(EMPTY)
         self.rings_layer.data = dict(EMPTY)
         self.unit_info.value = ""
+        self.moves.clear()
 
     # ------------------------------------------------------------------ #
     # playing
