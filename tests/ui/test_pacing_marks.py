@@ -354,3 +354,26 @@ def test_no_destinations_for_the_other_sides_unit_or_off_turn():
     view.set_human("nato")
     view.select_unit("SU-B2")
     assert view.moves.paths == {}
+
+
+# --------------------------------------------------------------------------- #
+# projector: hex grid toggle, counter size                                     #
+# --------------------------------------------------------------------------- #
+
+
+def test_hex_grid_toggle_swaps_in_the_picture_with_hex_outlines_and_back():
+    view = GameView(Game(SCENARIO, seed=1))
+    plain = view.mapview.terrain.url
+    view.mapview.grid_toggle.value = True
+    grid = view.mapview.terrain.url
+    assert grid != plain and grid.startswith("data:image/png;base64,")
+    view.mapview.grid_toggle.value = False
+    assert view.mapview.terrain.url == plain
+
+
+def test_the_classroom_counters_are_larger_for_a_projector():
+    from wargame.render.symbols import SYMBOL_SIZE
+
+    app = ClassroomApp("test_remagen", seed=1)
+    mk = next(iter(app.view.units._markers.values()))
+    assert mk.icon.icon_size[0] == round(SYMBOL_SIZE[0] * 1.5)

@@ -58,7 +58,7 @@ class ClassroomApp(w.VBox):  # type: ignore[misc]
         side: str | None = None,
         policy: str | None = None,
         seed: int = 1,
-        height: str = "680px",
+        height: str = "calc(100vh - 215px)",
         speed: float = 1.0,
     ) -> None:
         self.height = height
@@ -71,7 +71,7 @@ class ClassroomApp(w.VBox):  # type: ignore[misc]
             options=choices,
             value=scenario if scenario in names else None,
             description="scenario",
-            layout=w.Layout(width="420px"),
+            layout=w.Layout(width="360px"),
         )
         self.scenario.add_class("wargame-scenario")
         pols = policy_names()
@@ -79,16 +79,16 @@ class ClassroomApp(w.VBox):  # type: ignore[misc]
             options=pols,
             value=policy if policy in pols else _default_policy(pols),
             description="AI",
-            layout=w.Layout(width="200px"),
+            layout=w.Layout(width="170px"),
         )
         self.side = w.Dropdown(
-            description="class plays", layout=w.Layout(width="280px")
+            description="class plays", layout=w.Layout(width="250px")
         )
         # a text field: a number field would turn -5 into 0 without a word
         self.seed = w.Text(
             value=str(seed),
             description="seed",
-            layout=w.Layout(width="160px"),
+            layout=w.Layout(width="130px"),
         )
         self.seed.add_class("wargame-classroom-seed")
         self.start_button = w.Button(
@@ -105,13 +105,13 @@ class ClassroomApp(w.VBox):  # type: ignore[misc]
         self.scenario.observe(lambda _: self._sides(), "value")
         self.start_button.on_click(lambda _: self.start())
         title = w.HTML(
-            "<h2 style='margin:4px 0'>Wargame classroom: the Middle Rhine</h2>"
+            "<b style='font-size:130%;margin-right:10px'>Wargame classroom</b>"
         )
         super().__init__(
             [
-                title,
                 w.HBox(
                     [
+                        title,
                         self.scenario,
                         self.side,
                         self.policy,
@@ -121,8 +121,8 @@ class ClassroomApp(w.VBox):  # type: ignore[misc]
                     layout=w.Layout(flex_flow="row wrap", align_items="center"),
                 ),
                 self.message,
-                self.briefing,
                 self.game_box,
+                self.briefing,
             ],
             layout=w.Layout(width="100%"),
         )
@@ -195,7 +195,9 @@ class ClassroomApp(w.VBox):  # type: ignore[misc]
             paced=True,
             speed=self.view.pacer.speed if self.view is not None else self.speed,
             setup_controls=False,
+            counter_scale=1.5,
         )
+        view.leaflet.layout.min_height = "300px"
         view.policy_labels = dict.fromkeys(sides, self.policy.value)
         view.refresh()
         old, self.view = self.view, view

@@ -101,6 +101,7 @@ class GameView(w.VBox):  # type: ignore[misc]
         speed: the Play pace in actions a second (0.25 to 4).
         setup_controls: show the seed field and the side picker (an app that
             has its own, like the classroom, leaves them out).
+        counter_scale: size of the unit counters (1.5 for a projector).
 
     Clicking a unit shows its hex viewshed out to its longest reach (or the
     DEM-level viewshed, with the toggle) and one range ring per reach the rule
@@ -124,6 +125,7 @@ class GameView(w.VBox):  # type: ignore[misc]
         paced: bool = False,
         speed: float = 1.0,
         setup_controls: bool = True,
+        counter_scale: float = 1.0,
     ) -> None:
         self.game = game
         self.paced = paced
@@ -147,7 +149,7 @@ class GameView(w.VBox):  # type: ignore[misc]
         self.viewshed_layer = overlay("viewshed", {"className": "wargame-los"})
         self.rings_layer = overlay("range rings")
         self.line_layer = overlay("sight line")
-        self.units = UnitLayer(on_click=self.click_hex)
+        self.units = UnitLayer(on_click=self.click_hex, scale=counter_scale)
         #: What the last actions did: trails, fire lines and dice.
         self.marks = StepMarksLayer()
         #: Legal destinations of the selected unit and the planned path.
@@ -273,7 +275,9 @@ class GameView(w.VBox):  # type: ignore[misc]
                 [
                     self.mapview.info,
                     self.unit_info,
-                    w.HBox([self.dem_toggle, self.clear_button]),
+                    w.HBox(
+                        [self.dem_toggle, self.mapview.grid_toggle, self.clear_button]
+                    ),
                 ]
             ),
             w.VBox([self.los_answer, self.odds, self.profile]),
