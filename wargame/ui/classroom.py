@@ -71,6 +71,7 @@ class ClassroomApp(w.VBox):  # type: ignore[misc]
             options=choices,
             value=scenario if scenario in names else None,
             description="scenario",
+            style={"description_width": "initial"},
             layout=w.Layout(width="360px"),
         )
         self.scenario.add_class("wargame-scenario")
@@ -79,15 +80,19 @@ class ClassroomApp(w.VBox):  # type: ignore[misc]
             options=pols,
             value=policy if policy in pols else _default_policy(pols),
             description="AI",
+            style={"description_width": "initial"},
             layout=w.Layout(width="170px"),
         )
         self.side = w.Dropdown(
-            description="class plays", layout=w.Layout(width="250px")
+            description="class plays",
+            style={"description_width": "initial"},
+            layout=w.Layout(width="250px"),
         )
         # a text field: a number field would turn -5 into 0 without a word
         self.seed = w.Text(
             value=str(seed),
             description="seed",
+            style={"description_width": "initial"},
             layout=w.Layout(width="130px"),
         )
         self.seed.add_class("wargame-classroom-seed")

@@ -223,6 +223,7 @@ class GameView(w.VBox):  # type: ignore[misc]
             "value",
         )
         self.status = w.HTML()
+        self.status.add_class("wargame-status")
         #: Play / Pause at a pace: :attr:`pacer` plays the AI's actions.
         self.pacer = Pacer(self._paced_step, speed=speed)
         self.pace = PaceControls(self.pacer, self.message)
@@ -292,6 +293,7 @@ class GameView(w.VBox):  # type: ignore[misc]
         )
         self._fixed_titles = ("Hex & unit", "Line of sight", "Your move")
         self.tabs = w.Tab(children=list(self._fixed_tabs))
+        self.tabs.add_class("wargame-tabs")
         self.tabs.titles = self._fixed_titles
         right = w.VBox(
             [self.dice, self.tabs],

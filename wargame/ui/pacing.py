@@ -183,8 +183,9 @@ class PaceControls(w.HBox):  # type: ignore[misc]
             value=pacer.speed,
             step=0.25,
             description="actions/s",
+            style={"description_width": "initial"},
             tooltip=f"{MIN_SPEED:g} to {MAX_SPEED:g} actions a second",
-            layout=w.Layout(width="150px"),
+            layout=w.Layout(width="130px"),
         )
         self.speed.add_class("wargame-speed")
         self._syncing = False
