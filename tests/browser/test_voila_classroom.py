@@ -168,6 +168,20 @@ def test_classroom_at_1280x720_plays_at_the_pace_pauses_and_draws_the_last_actio
     )
     page.screenshot(path=str(ARTIFACTS / "voila_classroom_marks.png"))
 
+    # download log (CSV): pandas reads back as many rows as the log shows
+    page.locator("button.wargame-download").first.click()
+    link = page.locator("a.wargame-csv-link").first
+    link.wait_for(timeout=30_000)
+    with page.expect_download(timeout=30_000) as info:
+        link.click()
+    path = info.value.path()
+    import pandas as pd
+
+    back = pd.read_csv(path)
+    shown = int(link.inner_text().split("(")[1].split()[0])
+    assert len(back) == shown and shown >= paused
+    assert {"seq", "dice", "hex_from", "hex_to"} <= set(back.columns)
+
     # a speed out of range is refused with a message
     speed.fill("9")
     speed.press("Enter")
