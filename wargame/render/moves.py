@@ -12,9 +12,11 @@ Examples:
     >>> from wargame.engine import Game
     >>> game = Game.from_scenario("test_remagen", seed=1)
     >>> _ = [game.step() for _ in range(2)]       # the Pact activates
-    >>> paths = reachable(game, "SU-B1")
-    >>> [len(p) for h, p in sorted(paths.items())][:3] and min(map(len, paths.values()))
-    1
+    >>> paths = reachable(game, "SU-B2")            # BMP-1 platoon 2/2/74
+    >>> len(paths["G17"]), len(paths["H10"])        # one move; seven moves
+    (1, 7)
+    >>> [destination_of(a) for a in paths["G14"]]  # G15 is in enemy sight
+    ['F15', 'F14', 'G14']
 """
 
 from __future__ import annotations
