@@ -28,10 +28,8 @@ import ipywidgets as w
 from wargame.render.game import (
     actions_involving,
     dice_html,
-    filter_log,
     hex_lonlat,
     last_rolls,
-    log_table_html,
     odds_html,
     odds_table,
     panels_html,
@@ -52,8 +50,8 @@ from wargame.render.los import (
 )
 
 from .common import error_html, info_html, parse_seed
-from .download import LogDownload
 from .layers import UnitLayer, overlay
+from .logpanel import LogPanel
 from .mapview import MapView
 from .marks import StepMarksLayer
 from .moves import MovePlanner
@@ -78,7 +76,6 @@ VIEWSHED_STYLE: dict[str, Any] = {
 #: Most actions the AI plays for one button press (a guard against loops).
 MAX_AI_ACTIONS = 5000
 
-_ALL = "all"
 _AI = "__ai__"  # the "you play" choice for AI against AI
 
 
@@ -227,7 +224,6 @@ class GameView(w.VBox):  # type: ignore[misc]
         #: Play / Pause at a pace: :attr:`pacer` plays the AI's actions.
         self.pacer = Pacer(self._paced_step, speed=speed)
         self.pace = PaceControls(self.pacer, self.message)
-        self.download = LogDownload(lambda: self.shown_log)
         setup = [self.seed_input, self.human_select] if setup_controls else []
         controls = w.HBox(
             [
@@ -303,36 +299,12 @@ class GameView(w.VBox):  # type: ignore[misc]
         self.leaflet.layout.width = "auto"
 
         # -- the log --------------------------------------------------------- #
-        self.log_turn = w.Dropdown(
-            options=[("all turns", _ALL)],
-            value=_ALL,
-            description="turn",
-            layout=w.Layout(width="170px"),
-        )
-        self.log_side = w.Dropdown(
-            options=[
-                ("all sides", _ALL),
-                *[(s.name, sid) for sid, s in game.state.sides.items()],
-            ],
-            value=_ALL,
-            description="side",
-            layout=w.Layout(width="220px"),
-        )
-        self.log_unit = w.Dropdown(
-            options=[
-                ("all units", _ALL),
-                *[(f"{u.name} ({uid})", uid) for uid, u in game.state.units.items()],
-            ],
-            value=_ALL,
-            description="unit",
-            layout=w.Layout(width="320px"),
-        )
-        for dd in (self.log_turn, self.log_side, self.log_unit):
-            dd.observe(lambda _: self._refresh_log(), "value")
-        self.log_table = w.HTML(
-            layout=w.Layout(max_height="280px", overflow="auto", width="100%")
-        )
-        self.log_table.add_class("wargame-log-panel")
+        self.log_panel = LogPanel(game.state, lambda: self.shown_log)
+        self.log_turn = self.log_panel.turn
+        self.log_side = self.log_panel.side
+        self.log_unit = self.log_panel.unit
+        self.log_table = self.log_panel.table
+        self.download = self.log_panel.download
         super().__init__(
             [
                 self.status,
@@ -340,11 +312,7 @@ class GameView(w.VBox):  # type: ignore[misc]
                 self.message,
                 w.HBox([self.leaflet, right], layout=w.Layout(width="100%")),
                 self.mapview.note,
-                w.HBox(
-                    [self.log_turn, self.log_side, self.log_unit, self.download],
-                    layout=w.Layout(flex_flow="row wrap"),
-                ),
-                self.log_table,
+                self.log_panel,
             ],
             layout=w.Layout(width="100%"),
         )
@@ -377,14 +345,7 @@ class GameView(w.VBox):  # type: ignore[misc]
     @property
     def log_frame(self) -> pd.DataFrame:
         """The shown log with the turn, side and unit filters of the log panel."""
-        return filter_log(self.shown_log, **self._log_filters())
-
-    def _log_filters(self) -> dict[str, Any]:
-        return {
-            "turn": None if self.log_turn.value == _ALL else int(self.log_turn.value),
-            "side": None if self.log_side.value == _ALL else self.log_side.value,
-            "unit": None if self.log_unit.value == _ALL else self.log_unit.value,
-        }
+        return self.log_panel.frame()
 
     # ------------------------------------------------------------------ #
     # refresh: copy render output into the widgets, only what changed
@@ -401,16 +362,7 @@ class GameView(w.VBox):  # type: ignore[misc]
         self.dice.value = dice_html(last_rolls(log))
         self.marks.update(game.map, log)
         self._refresh_panels(state)
-        turns = [
-            ("all turns", _ALL),
-            *[(f"turn {t}", str(t)) for t in range(1, state.turn + 1)],
-        ]
-        if tuple(self.log_turn.options) != tuple(turns):
-            keep = self.log_turn.value
-            self.log_turn.options = turns
-            self.log_turn.value = keep if keep in dict(turns).values() else _ALL
-        self._refresh_unit_filter(state)
-        self._refresh_log(log)
+        self.log_panel.refresh(state, log)
         over = game.is_over
         for b in (self.step_button, self.turn_button, self.run_button):
             b.disabled = over
@@ -441,21 +393,6 @@ class GameView(w.VBox):  # type: ignore[misc]
         for widget, (_, body) in zip(self.panels, shown, strict=True):
             if widget.value != body:
                 widget.value = body
-
-    def _refresh_unit_filter(self, state: GameState) -> None:
-        """The log's unit filter lists the units the shown state holds."""
-        units = [
-            ("all units", _ALL),
-            *[(f"{u.name} ({uid})", uid) for uid, u in state.units.items()],
-        ]
-        if tuple(self.log_unit.options) != tuple(units):
-            keep = self.log_unit.value
-            self.log_unit.options = units
-            self.log_unit.value = keep if keep in dict(units).values() else _ALL
-
-    def _refresh_log(self, log: pd.DataFrame | None = None) -> None:
-        log = self.shown_log if log is None else log
-        self.log_table.value = log_table_html(log, **self._log_filters())
 
     def _follow_selection(self, state: GameState) -> None:
         """Keep the selected unit and target drawn where they are now.
