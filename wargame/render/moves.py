@@ -28,7 +28,13 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # pragma: no cover
     from wargame.engine import Action, Game, GameState
 
-__all__ = ["MAX_SEARCH", "destination_of", "move_templates", "reachable"]
+__all__ = [
+    "MAX_SEARCH",
+    "actions_reaimed",
+    "destination_of",
+    "move_templates",
+    "reachable",
+]
 
 #: Most states the path search looks at (a guard for fast units on open ground).
 MAX_SEARCH = 250
@@ -145,3 +151,38 @@ def reachable(
                     queue.append((nxt, [*path, a], rng2))
                 break
     return paths
+
+
+def actions_reaimed(game: Game, unit: str, label: str) -> list[dict[str, Any]]:
+    """Legal actions re-aimed at ``label`` for ``unit`` (one per action type).
+
+    The actions asked about when the rules are to say why a click does nothing:
+    first the unit's own legal actions with their hex fields moved to
+    ``label``, then (if it has none) other units' of its side given to it.
+    """
+    from .game import actions_involving, hex_lonlat
+
+    hexes = hex_lonlat(game.map)
+    state = game.state
+    side = state.units[unit].side
+    mates = {k for k, u in state.units.items() if u.side == side}
+    legal = game.legal_actions()
+    own = actions_involving(legal, unit=unit)
+    others = [a for a in legal if a not in own]
+    out: dict[str, dict[str, Any]] = {}
+    for actions, swap_unit in ((own, False), (others, True)):
+        for a in actions:
+            d = a.to_dict()
+            if d.get("type") in out:
+                continue
+            at = [k for k, v in d.items() if isinstance(v, str) and v in hexes]
+            who = [k for k, v in d.items() if isinstance(v, str) and v in mates]
+            if not at or (swap_unit and not who):
+                continue
+            d.update(dict.fromkeys(at, label))
+            if swap_unit:
+                d[who[0]] = unit
+            out[str(d.get("type"))] = d
+        if out:
+            break
+    return list(out.values())

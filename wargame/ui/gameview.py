@@ -28,7 +28,6 @@ import ipywidgets as w
 from wargame.render.game import (
     actions_involving,
     dice_html,
-    hex_lonlat,
     last_rolls,
     odds_html,
     odds_table,
@@ -48,6 +47,7 @@ from wargame.render.los import (
     sight_line_geojson,
     simplified,
 )
+from wargame.render.moves import actions_reaimed
 
 from .common import error_html, info_html, parse_seed
 from .layers import UnitLayer, overlay
@@ -504,31 +504,7 @@ class GameView(w.VBox):  # type: ignore[misc]
 
     def _actions_on(self, unit: str, label: str) -> list[dict[str, Any]]:
         """Legal actions re-aimed at ``label`` for ``unit`` (one per action type)."""
-        game = self.game
-        hexes = hex_lonlat(game.map)
-        state = game.state
-        side = state.units[unit].side
-        mates = {k for k, u in state.units.items() if u.side == side}
-        legal = game.legal_actions()
-        own = actions_involving(legal, unit=unit)
-        others = [a for a in legal if a not in own]
-        out: dict[str, dict[str, Any]] = {}
-        for actions, swap_unit in ((own, False), (others, True)):
-            for a in actions:
-                d = a.to_dict()
-                if d.get("type") in out:
-                    continue
-                at = [k for k, v in d.items() if isinstance(v, str) and v in hexes]
-                who = [k for k, v in d.items() if isinstance(v, str) and v in mates]
-                if not at or (swap_unit and not who):
-                    continue
-                d.update(dict.fromkeys(at, label))
-                if swap_unit:
-                    d[who[0]] = unit
-                out[str(d.get("type"))] = d
-            if out:
-                break
-        return list(out.values())
+        return actions_reaimed(self.game, unit, label)
 
     # ------------------------------------------------------------------ #
     # unit selection, line of sight, odds
