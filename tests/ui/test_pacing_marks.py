@@ -377,3 +377,20 @@ def test_the_classroom_counters_are_larger_for_a_projector():
     app = ClassroomApp("test_remagen", seed=1)
     mk = next(iter(app.view.units._markers.values()))
     assert mk.icon.icon_size[0] == round(SYMBOL_SIZE[0] * 1.5)
+
+
+def test_the_replay_draws_the_last_actions_up_to_its_position():
+    from wargame.ui import ReplayView
+
+    game = Game(SCENARIO, seed=1)
+    game.run(turns=1)
+    replay = ReplayView(game)
+    replay.show(9)  # after the M60 platoon's first shot at the BRDM in I19
+    shots = [
+        f["properties"]["hexes"]
+        for f in replay.marks.lines.data["features"]
+        if f["properties"]["mark"] == "shot"
+    ]
+    assert ["N17", "I19"] in shots
+    replay.show(0)
+    assert replay.marks.lines.data["features"] == []
