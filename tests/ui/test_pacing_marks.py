@@ -394,3 +394,14 @@ def test_the_replay_draws_the_last_actions_up_to_its_position():
     assert ["N17", "I19"] in shots
     replay.show(0)
     assert replay.marks.lines.data["features"] == []
+
+
+def test_the_classroom_replays_the_game_so_far_as_the_class_saw_it():
+    app = ClassroomApp("test_remagen", side="nato", seed=1)
+    app.view.pacer.drain()
+    app.replay_button.click()
+    replay = app.replay_view
+    assert replay in app.replay_box.children and replay.side == "nato"
+    assert replay.slider.max == len(app.game.log_for("nato"))
+    replay.show(replay.slider.max)
+    assert replay.state.digest() == app.game.state_for("nato").digest()

@@ -106,6 +106,16 @@ class ClassroomApp(w.VBox):  # type: ignore[misc]
         self.briefing.set_title(0, "Briefing")
         self.briefing.selected_index = None
         self.game_box = w.VBox([], layout=w.Layout(width="100%"))
+        # the replay: built on demand from the game so far (as the class saw it)
+        self.replay_button = w.Button(
+            description="Replay the game so far",
+            icon="history",
+            layout=w.Layout(width="auto"),
+        )
+        self.replay_button.add_class("wargame-replay-button")
+        self.replay_button.on_click(lambda _: self.show_replay())
+        self.replay_box = w.VBox([self.replay_button], layout=w.Layout(width="100%"))
+        self.replay_view: Any = None
         self.view: GameView | None = None
         self.scenario.observe(lambda _: self._sides(), "value")
         self.start_button.on_click(lambda _: self.start())
@@ -128,6 +138,7 @@ class ClassroomApp(w.VBox):  # type: ignore[misc]
                 self.message,
                 self.game_box,
                 self.briefing,
+                self.replay_box,
             ],
             layout=w.Layout(width="100%"),
         )
@@ -162,6 +173,23 @@ class ClassroomApp(w.VBox):  # type: ignore[misc]
         self.side.options = opts
         values = [v for _, v in opts]
         self.side.value = keep if keep in values else _WATCH
+
+    def show_replay(self) -> Any:
+        """A :class:`~wargame.ui.ReplayView` (slider and play) of the game so far,
+        with what the class's side knew (everything when it watches)."""
+        from .replay import ReplayView
+
+        if self.view is None:
+            self.message.value = error_html("Start a game first.")
+            return None
+        old = self.replay_view
+        self.replay_view = ReplayView(
+            self.view.game, side=self.view.human, height="420px"
+        )
+        self.replay_box.children = [self.replay_button, self.replay_view]
+        if old is not None:
+            close_tree(old)
+        return self.replay_view
 
     @property
     def game(self) -> Any:
