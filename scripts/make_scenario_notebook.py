@@ -42,6 +42,12 @@ names = {s: game.state.sides[s].name for s in sides}
 print(game)
 print("winner:", names.get(outcome.winner, "draw"), "-", outcome.termination)
 print("victory points:", {names[s]: vp for s, vp in outcome.victory_points.items()})"""),
+    md("""## On the map: event by event
+`ReplayView` steps through the game's events on the map: drag the slider or press play;
+the last actions' trails, fire lines and dice are drawn where they happened."""),
+    code("""from wargame.ui import ReplayView
+
+ReplayView(game, height="460px")"""),
     md("""## The log
 One row per event. `dice` holds the faces rolled, `needed` the number each die had to
 reach, `hits` the successes, `detail` a sentence in game terms."""),

@@ -113,3 +113,77 @@ def test_classroom_page_without_the_token_asks_for_it(offline_page, voila_server
     assert "/login" in page.url
     assert page.locator("input[type=password], input#password_input").count() >= 1
     assert page.locator(".leaflet-container").count() == 0
+
+
+def _box_in_view(page: Any, selector: str, w: int, h: int) -> dict[str, float]:
+    box = page.locator(selector).first.bounding_box()
+    assert box is not None, f"{selector} not shown"
+    assert box["y"] >= 0 and box["x"] >= 0, (selector, box)
+    assert box["y"] + min(box["height"], 40) <= h, (selector, box)
+    assert box["x"] + min(box["width"], 40) <= w, (selector, box)
+    return box
+
+
+def test_classroom_at_1280x720_plays_at_the_pace_pauses_and_draws_the_last_actions(
+    offline_page, voila_url, timings
+):
+    page = offline_page
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(voila_url, wait_until="commit", timeout=120_000)
+    page.locator("img.leaflet-image-layer").first.wait_for(timeout=120_000)
+    page.wait_for_function(
+        f"document.querySelectorAll('{MARKERS}').length >= 3", timeout=60_000
+    )
+    two_frames(page)
+    # projector: map, status, dice and the current panel without scrolling
+    assert page.evaluate("window.scrollY") == 0
+    m = _box_in_view(page, ".leaflet-container", 1280, 720)
+    assert m["height"] >= 300 and m["y"] + m["height"] <= 720 + 1, m
+    for sel in (".wargame-status", ".wargame-dice", ".wargame-tabs"):
+        _box_in_view(page, sel, 1280, 720)
+    page.screenshot(path=str(ARTIFACTS / "voila_classroom_1280x720.png"))
+
+    # Play at 4 actions a second: the log grows by itself; Pause stops it
+    speed = page.locator(".wargame-speed input").first
+    speed.fill("4")
+    speed.press("Enter")
+    rows0 = page.locator(LOG_ROWS).count()
+    t0 = time.time()
+    page.locator("button.wargame-play").first.click()
+    page.wait_for_function(
+        f"document.querySelectorAll('{LOG_ROWS}').length >= {rows0 + 3}",
+        timeout=60_000,
+    )
+    timings["voila_play_3_rows_s"] = round(time.time() - t0, 2)
+    page.locator("button.wargame-play").first.click()  # Pause
+    page.wait_for_timeout(1_200)  # a tick in flight lands
+    paused = page.locator(LOG_ROWS).count()
+    page.wait_for_timeout(1_500)
+    assert page.locator(LOG_ROWS).count() == paused
+    assert "Play" in page.locator("button.wargame-play").first.inner_text()
+
+    # what the last actions did is drawn on the map (trails / fire lines)
+    page.wait_for_function(
+        "document.querySelectorAll('path.wargame-marks').length >= 1", timeout=30_000
+    )
+    page.screenshot(path=str(ARTIFACTS / "voila_classroom_marks.png"))
+
+    # download log (CSV): pandas reads back as many rows as the log shows
+    page.locator("button.wargame-download").first.click()
+    link = page.locator("a.wargame-csv-link").first
+    link.wait_for(timeout=30_000)
+    with page.expect_download(timeout=30_000) as info:
+        link.click()
+    path = info.value.path()
+    import pandas as pd
+
+    back = pd.read_csv(path)
+    shown = int(link.inner_text().split("(")[1].split()[0])
+    assert len(back) == shown and shown >= paused
+    assert {"seq", "dice", "hex_from", "hex_to"} <= set(back.columns)
+
+    # a speed out of range is refused with a message
+    speed.fill("9")
+    speed.press("Enter")
+    page.get_by_text("out of range").first.wait_for(timeout=30_000)
+    assert not page.errors, page.errors

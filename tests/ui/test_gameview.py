@@ -50,9 +50,13 @@ def test_offline_terrain_picture_under_small_overlays_and_the_unit_layer(view):
         "terrain",
         "viewshed",
         "range rings",
+        "destinations",
         "selection",
+        "path",
         "sight line",
+        "last actions",
         "units",
+        "dice",
     ]
     assert view.mapview.terrain.url.startswith("data:image/png;base64,")
 
@@ -246,7 +250,7 @@ def test_undo_with_nothing_to_undo_is_a_message(view):
 
 
 def test_reset_with_a_seed_reproduces_the_game(view):
-    view.seed_input.value = 5
+    view.seed_input.value = "5"
     view.reset_button.click()
     assert view.game.seed == 5 and "seed 5" in view.status.value
     for _ in range(12):

@@ -141,7 +141,7 @@ def test_classroom_plays_a_side_against_the_ai():
     assert app.view.human == "pact"
     assert app.game.current_side == "pact"
     app.side.value = "nato"
-    app.seed.value = 9
+    app.seed.value = "9"
     app.start_button.click()
     assert app.view.human == "nato" and app.game.seed == 9
     assert app.game_box.children == (app.view,)
@@ -170,7 +170,10 @@ def test_classroom_offers_the_policies_of_the_registry(monkeypatch):
     monkeypatch.setattr(registry, "_POLICIES", dict(registry._POLICIES))
     registry.register_policy("cautious", Cautious, ruleset="waw-classic")
     assert ui_common.policy_names("waw-classic") == [
-        "cautious", "doctrine", "greedy", "random"
+        "cautious",
+        "doctrine",
+        "greedy",
+        "random",
     ]
     app = ClassroomApp("test_remagen", policy="cautious")
     assert app.policy.value == "cautious"
@@ -182,8 +185,11 @@ def test_an_unknown_policy_names_the_rule_systems_policies():
     assert type(ui_common.make_policy("random", "waw-classic")).__name__ == (
         "RandomPolicy"
     )
-    with pytest.raises(ValueError, match="unknown policy 'chess-engine' for "
-                       "waw-classic; available: doctrine, greedy, random"):
+    with pytest.raises(
+        ValueError,
+        match="unknown policy 'chess-engine' for "
+        "waw-classic; available: doctrine, greedy, random",
+    ):
         ui_common.make_policy("chess-engine", "waw-classic")
 
 

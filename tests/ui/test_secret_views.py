@@ -23,8 +23,14 @@ def scenario() -> dict[str, object]:
         "map": {"name": "rhine-remagen", "hex_size_m": 150, "window": "Linz"},
         "units": [
             {"id": "r1", "side": "red", "x": x, "y": y, "models": 5},
-            {"id": "b1", "side": "blue", "x": x + 200, "y": y, "models": 5,
-             "hidden": True},
+            {
+                "id": "b1",
+                "side": "blue",
+                "x": x + 200,
+                "y": y,
+                "models": 5,
+                "hidden": True,
+            },
         ],
     }
 
@@ -61,8 +67,9 @@ def test_the_replay_of_a_side_shows_what_it_knew_event_by_event(scenario):
     g = played(scenario)
     red = ReplayView(g, side="red")
     assert all("b1" not in s.units for s in red.states)
-    assert all(s.decks["hand:blue"] == ("?",) * len(s.decks["hand:blue"])
-               for s in red.states)
+    assert all(
+        s.decks["hand:blue"] == ("?",) * len(s.decks["hand:blue"]) for s in red.states
+    )
     assert len(red.states) == len(g.log_for("red")) + 1
     full = ReplayView(g)
     assert len(full.states) == len(g.log) + 1

@@ -4,10 +4,11 @@ played, checked or listed."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
+
+from wargame.render.export import log_csv
 
 from ._common import (
     UsageError,
@@ -16,19 +17,6 @@ from ._common import (
     scenario_or_usage,
     write_atomic,
 )
-
-
-def log_csv(log: Any) -> bytes:
-    """The event log as CSV, dice as a JSON list (``[6, 1]``, empty when no roll)
-    so that any CSV reader gets them back with ``json.loads``.
-
-    Examples:
-        >>> import pandas as pd
-        >>> log_csv(pd.DataFrame({"dice": [(6, 1), None]})).decode().split()
-        ['dice', '"[6,', '1]"', '""']
-    """
-    dice = log["dice"].map(lambda d: json.dumps([int(v) for v in d]) if d else "")
-    return log.assign(dice=dice).to_csv(index=False).encode("utf-8")
 
 
 def _losses_table(game: Any) -> Any:

@@ -16,6 +16,7 @@ from .common import (
     close_tree,
     error_html,
     make_policy,
+    parse_seed,
     policy_names,
     scenario_choices,
 )
@@ -43,6 +44,11 @@ class ClassroomApp(w.VBox):  # type: ignore[misc]
             else ``random``).
         seed: dice seed.
         height: CSS height of the map.
+        speed: the pace at which the AI's actions are shown (actions a second).
+
+    The game view below has one set of controls: the seed and the side are
+    chosen here only; its Play / Pause plays the AI at the chosen pace, and the
+    AI's actions before the class's decision are shown one by one at that pace.
     """
 
     def __init__(
@@ -52,9 +58,11 @@ class ClassroomApp(w.VBox):  # type: ignore[misc]
         side: str | None = None,
         policy: str | None = None,
         seed: int = 1,
-        height: str = "680px",
+        height: str = "calc(100vh - 215px)",
+        speed: float = 1.0,
     ) -> None:
         self.height = height
+        self.speed = speed
         choices = scenario_choices()
         names = [n for _, n in choices]
         if scenario is None and names:
@@ -63,7 +71,8 @@ class ClassroomApp(w.VBox):  # type: ignore[misc]
             options=choices,
             value=scenario if scenario in names else None,
             description="scenario",
-            layout=w.Layout(width="420px"),
+            style={"description_width": "initial"},
+            layout=w.Layout(width="360px"),
         )
         self.scenario.add_class("wargame-scenario")
         pols = policy_names()
@@ -71,18 +80,22 @@ class ClassroomApp(w.VBox):  # type: ignore[misc]
             options=pols,
             value=policy if policy in pols else _default_policy(pols),
             description="AI",
-            layout=w.Layout(width="200px"),
+            style={"description_width": "initial"},
+            layout=w.Layout(width="170px"),
         )
         self.side = w.Dropdown(
-            description="class plays", layout=w.Layout(width="280px")
+            description="class plays",
+            style={"description_width": "initial"},
+            layout=w.Layout(width="250px"),
         )
-        self.seed = w.BoundedIntText(
-            value=seed,
-            min=0,
-            max=2**31 - 1,
+        # a text field: a number field would turn -5 into 0 without a word
+        self.seed = w.Text(
+            value=str(seed),
             description="seed",
-            layout=w.Layout(width="160px"),
+            style={"description_width": "initial"},
+            layout=w.Layout(width="130px"),
         )
+        self.seed.add_class("wargame-classroom-seed")
         self.start_button = w.Button(
             description="New game", icon="play", button_style="primary"
         )
@@ -93,17 +106,27 @@ class ClassroomApp(w.VBox):  # type: ignore[misc]
         self.briefing.set_title(0, "Briefing")
         self.briefing.selected_index = None
         self.game_box = w.VBox([], layout=w.Layout(width="100%"))
+        # the replay: built on demand from the game so far (as the class saw it)
+        self.replay_button = w.Button(
+            description="Replay the game so far",
+            icon="history",
+            layout=w.Layout(width="auto"),
+        )
+        self.replay_button.add_class("wargame-replay-button")
+        self.replay_button.on_click(lambda _: self.show_replay())
+        self.replay_box = w.VBox([self.replay_button], layout=w.Layout(width="100%"))
+        self.replay_view: Any = None
         self.view: GameView | None = None
         self.scenario.observe(lambda _: self._sides(), "value")
         self.start_button.on_click(lambda _: self.start())
         title = w.HTML(
-            "<h2 style='margin:4px 0'>Wargame classroom: the Middle Rhine</h2>"
+            "<b style='font-size:130%;margin-right:10px'>Wargame classroom</b>"
         )
         super().__init__(
             [
-                title,
                 w.HBox(
                     [
+                        title,
                         self.scenario,
                         self.side,
                         self.policy,
@@ -113,8 +136,9 @@ class ClassroomApp(w.VBox):  # type: ignore[misc]
                     layout=w.Layout(flex_flow="row wrap", align_items="center"),
                 ),
                 self.message,
-                self.briefing,
                 self.game_box,
+                self.briefing,
+                self.replay_box,
             ],
             layout=w.Layout(width="100%"),
         )
@@ -150,6 +174,23 @@ class ClassroomApp(w.VBox):  # type: ignore[misc]
         values = [v for _, v in opts]
         self.side.value = keep if keep in values else _WATCH
 
+    def show_replay(self) -> Any:
+        """A :class:`~wargame.ui.ReplayView` (slider and play) of the game so far,
+        with what the class's side knew (everything when it watches)."""
+        from .replay import ReplayView
+
+        if self.view is None:
+            self.message.value = error_html("Start a game first.")
+            return None
+        old = self.replay_view
+        self.replay_view = ReplayView(
+            self.view.game, side=self.view.human, height="420px"
+        )
+        self.replay_box.children = [self.replay_button, self.replay_view]
+        if old is not None:
+            close_tree(old)
+        return self.replay_view
+
     @property
     def game(self) -> Any:
         """The game being played (``None`` before the first start)."""
@@ -165,15 +206,31 @@ class ClassroomApp(w.VBox):  # type: ignore[misc]
             self.message.value = error_html("Choose a scenario first.")
             return None
         try:
+            seed = parse_seed(self.seed.value)
+        except ValueError as exc:
+            self.message.value = error_html(str(exc))
+            return None
+        try:
             sc = load_scenario(name)
             sides = [s["id"] for s in sc.sides]
             policies = {s: make_policy(self.policy.value, sc.ruleset) for s in sides}
-            game = Game.from_scenario(sc, seed=int(self.seed.value), policies=policies)
+            game = Game.from_scenario(sc, seed=seed, policies=policies)
         except (ValueError, OSError) as exc:
             self.message.value = error_html(f"Cannot start {name}: {exc}")
             return None
         human = None if self.side.value == _WATCH else self.side.value
-        view = GameView(game, human=human, height=self.height)
+        if self.view is not None:
+            self.view.pacer.pause()
+        view = GameView(
+            game,
+            human=human,
+            height=self.height,
+            paced=True,
+            speed=self.view.pacer.speed if self.view is not None else self.speed,
+            setup_controls=False,
+            counter_scale=1.5,
+        )
+        view.leaflet.layout.min_height = "300px"
         view.policy_labels = dict.fromkeys(sides, self.policy.value)
         view.refresh()
         old, self.view = self.view, view

@@ -16,6 +16,7 @@ __all__ = [
     "error_html",
     "info_html",
     "make_policy",
+    "parse_seed",
     "policy_names",
     "scenario_choices",
 ]
@@ -66,6 +67,30 @@ def scenario_choices() -> list[tuple[str, str]]:
                 break
         out.append((title, name))
     return out
+
+
+def parse_seed(text: object) -> int:
+    """A seed typed in a field: a whole number >= 0, or a ValueError saying why.
+
+    Examples:
+        >>> parse_seed(" 42 "), parse_seed(7)
+        (42, 7)
+        >>> parse_seed("-5")
+        Traceback (most recent call last):
+        ...
+        ValueError: The seed must be a whole number >= 0 (like 1 or 2024), not '-5'.
+    """
+    if isinstance(text, int) and not isinstance(text, bool) and text >= 0:
+        return text
+    s = str(text).strip()
+    if not s.isascii() or not s.isdigit():
+        raise ValueError(
+            f"The seed must be a whole number >= 0 (like 1 or 2024), not {text!r}."
+        )
+    value = int(s)
+    if value > 2**63 - 1:
+        raise ValueError(f"The seed {s} is too large; use at most {2**63 - 1}.")
+    return value
 
 
 def error_html(text: str) -> str:

@@ -28,10 +28,7 @@ import ipywidgets as w
 from wargame.render.game import (
     actions_involving,
     dice_html,
-    filter_log,
-    hex_lonlat,
     last_rolls,
-    log_table_html,
     odds_html,
     odds_table,
     panels_html,
@@ -50,10 +47,15 @@ from wargame.render.los import (
     sight_line_geojson,
     simplified,
 )
+from wargame.render.moves import actions_reaimed
 
-from .common import error_html, info_html
+from .common import error_html, info_html, parse_seed
 from .layers import UnitLayer, overlay
+from .logpanel import LogPanel
 from .mapview import MapView
+from .marks import StepMarksLayer
+from .moves import MovePlanner
+from .pacing import PaceControls, Pacer
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -74,7 +76,6 @@ VIEWSHED_STYLE: dict[str, Any] = {
 #: Most actions the AI plays for one button press (a guard against loops).
 MAX_AI_ACTIONS = 5000
 
-_ALL = "all"
 _AI = "__ai__"  # the "you play" choice for AI against AI
 
 
@@ -90,6 +91,14 @@ class GameView(w.VBox):  # type: ignore[misc]
         web_tiles: also offer OpenStreetMap tiles (needs the internet; the
             offline terrain picture is always there).
         height: CSS height of the map.
+        paced: the AI's actions after the person's (and before their first
+            decision) are played one by one at the Play speed, shown as they
+            happen, instead of all at once (needs the kernel's event loop:
+            JupyterLab, Voila; from code :meth:`Pacer.drain` plays them).
+        speed: the Play pace in actions a second (0.25 to 4).
+        setup_controls: show the seed field and the side picker (an app that
+            has its own, like the classroom, leaves them out).
+        counter_scale: size of the unit counters (1.5 for a projector).
 
     Clicking a unit shows its hex viewshed out to its longest reach (or the
     DEM-level viewshed, with the toggle) and one range ring per reach the rule
@@ -110,8 +119,13 @@ class GameView(w.VBox):  # type: ignore[misc]
         auto_ai: bool = True,
         web_tiles: bool = False,
         height: str = "560px",
+        paced: bool = False,
+        speed: float = 1.0,
+        setup_controls: bool = True,
+        counter_scale: float = 1.0,
     ) -> None:
         self.game = game
+        self.paced = paced
         self.auto_ai = auto_ai
         self.human: str | None = None
         self.selected_unit: str | None = None
@@ -132,15 +146,23 @@ class GameView(w.VBox):  # type: ignore[misc]
         self.viewshed_layer = overlay("viewshed", {"className": "wargame-los"})
         self.rings_layer = overlay("range rings")
         self.line_layer = overlay("sight line")
-        self.units = UnitLayer(on_click=self.click_hex)
+        self.units = UnitLayer(on_click=self.click_hex, scale=counter_scale)
+        #: What the last actions did: trails, fire lines and dice.
+        self.marks = StepMarksLayer()
+        #: Legal destinations of the selected unit and the planned path.
+        self.moves = MovePlanner(self)
         terrain, *rest = self.leaflet.layers
         self.leaflet.layers = (
             terrain,
             self.viewshed_layer,
             self.rings_layer,
+            self.moves.dest_layer,
             *rest,
+            self.moves.path_layer,
             self.line_layer,
+            self.marks.lines,
             self.units.group,
+            self.marks.dice,
         )
 
         # -- controls ------------------------------------------------------ #
@@ -172,10 +194,8 @@ class GameView(w.VBox):  # type: ignore[misc]
         self.reset_button = button(
             "Reset", "start again with this seed", "wargame-reset", "refresh"
         )
-        self.seed_input = w.BoundedIntText(
-            value=game.seed,
-            min=0,
-            max=2**31 - 1,
+        self.seed_input = w.Text(
+            value=str(game.seed),
             description="seed",
             layout=w.Layout(width="150px"),
         )
@@ -200,15 +220,20 @@ class GameView(w.VBox):  # type: ignore[misc]
             "value",
         )
         self.status = w.HTML()
+        self.status.add_class("wargame-status")
+        #: Play / Pause at a pace: :attr:`pacer` plays the AI's actions.
+        self.pacer = Pacer(self._paced_step, speed=speed)
+        self.pace = PaceControls(self.pacer, self.message)
+        setup = [self.seed_input, self.human_select] if setup_controls else []
         controls = w.HBox(
             [
+                self.pace,
                 self.step_button,
                 self.turn_button,
                 self.run_button,
                 self.undo_button,
                 self.reset_button,
-                self.seed_input,
-                self.human_select,
+                *setup,
             ],
             layout=w.Layout(flex_flow="row wrap", align_items="center"),
         )
@@ -247,7 +272,9 @@ class GameView(w.VBox):  # type: ignore[misc]
                 [
                     self.mapview.info,
                     self.unit_info,
-                    w.HBox([self.dem_toggle, self.clear_button]),
+                    w.HBox(
+                        [self.dem_toggle, self.mapview.grid_toggle, self.clear_button]
+                    ),
                 ]
             ),
             w.VBox([self.los_answer, self.odds, self.profile]),
@@ -256,11 +283,13 @@ class GameView(w.VBox):  # type: ignore[misc]
                     self.actions_note,
                     self.actions_list,
                     w.HBox([self.do_button, self.show_all_button]),
+                    self.moves.button,
                 ]
             ),
         )
         self._fixed_titles = ("Hex & unit", "Line of sight", "Your move")
         self.tabs = w.Tab(children=list(self._fixed_tabs))
+        self.tabs.add_class("wargame-tabs")
         self.tabs.titles = self._fixed_titles
         right = w.VBox(
             [self.dice, self.tabs],
@@ -270,36 +299,12 @@ class GameView(w.VBox):  # type: ignore[misc]
         self.leaflet.layout.width = "auto"
 
         # -- the log --------------------------------------------------------- #
-        self.log_turn = w.Dropdown(
-            options=[("all turns", _ALL)],
-            value=_ALL,
-            description="turn",
-            layout=w.Layout(width="170px"),
-        )
-        self.log_side = w.Dropdown(
-            options=[
-                ("all sides", _ALL),
-                *[(s.name, sid) for sid, s in game.state.sides.items()],
-            ],
-            value=_ALL,
-            description="side",
-            layout=w.Layout(width="220px"),
-        )
-        self.log_unit = w.Dropdown(
-            options=[
-                ("all units", _ALL),
-                *[(f"{u.name} ({uid})", uid) for uid, u in game.state.units.items()],
-            ],
-            value=_ALL,
-            description="unit",
-            layout=w.Layout(width="320px"),
-        )
-        for dd in (self.log_turn, self.log_side, self.log_unit):
-            dd.observe(lambda _: self._refresh_log(), "value")
-        self.log_table = w.HTML(
-            layout=w.Layout(max_height="280px", overflow="auto", width="100%")
-        )
-        self.log_table.add_class("wargame-log-panel")
+        self.log_panel = LogPanel(game.state, lambda: self.shown_log)
+        self.log_turn = self.log_panel.turn
+        self.log_side = self.log_panel.side
+        self.log_unit = self.log_panel.unit
+        self.log_table = self.log_panel.table
+        self.download = self.log_panel.download
         super().__init__(
             [
                 self.status,
@@ -307,8 +312,7 @@ class GameView(w.VBox):  # type: ignore[misc]
                 self.message,
                 w.HBox([self.leaflet, right], layout=w.Layout(width="100%")),
                 self.mapview.note,
-                w.HBox([self.log_turn, self.log_side, self.log_unit]),
-                self.log_table,
+                self.log_panel,
             ],
             layout=w.Layout(width="100%"),
         )
@@ -341,14 +345,7 @@ class GameView(w.VBox):  # type: ignore[misc]
     @property
     def log_frame(self) -> pd.DataFrame:
         """The shown log with the turn, side and unit filters of the log panel."""
-        return filter_log(self.shown_log, **self._log_filters())
-
-    def _log_filters(self) -> dict[str, Any]:
-        return {
-            "turn": None if self.log_turn.value == _ALL else int(self.log_turn.value),
-            "side": None if self.log_side.value == _ALL else self.log_side.value,
-            "unit": None if self.log_unit.value == _ALL else self.log_unit.value,
-        }
+        return self.log_panel.frame()
 
     # ------------------------------------------------------------------ #
     # refresh: copy render output into the widgets, only what changed
@@ -363,22 +360,15 @@ class GameView(w.VBox):  # type: ignore[misc]
         )
         log = self.shown_log
         self.dice.value = dice_html(last_rolls(log))
+        self.marks.update(game.map, log)
         self._refresh_panels(state)
-        turns = [
-            ("all turns", _ALL),
-            *[(f"turn {t}", str(t)) for t in range(1, state.turn + 1)],
-        ]
-        if tuple(self.log_turn.options) != tuple(turns):
-            keep = self.log_turn.value
-            self.log_turn.options = turns
-            self.log_turn.value = keep if keep in dict(turns).values() else _ALL
-        self._refresh_unit_filter(state)
-        self._refresh_log(log)
+        self.log_panel.refresh(state, log)
         over = game.is_over
         for b in (self.step_button, self.turn_button, self.run_button):
             b.disabled = over
         self.undo_button.disabled = not game.actions
         self._follow_selection(state)
+        self.moves.follow()
         self.mapview.refresh_info()
         self._refresh_actions()
 
@@ -403,21 +393,6 @@ class GameView(w.VBox):  # type: ignore[misc]
         for widget, (_, body) in zip(self.panels, shown, strict=True):
             if widget.value != body:
                 widget.value = body
-
-    def _refresh_unit_filter(self, state: GameState) -> None:
-        """The log's unit filter lists the units the shown state holds."""
-        units = [
-            ("all units", _ALL),
-            *[(f"{u.name} ({uid})", uid) for uid, u in state.units.items()],
-        ]
-        if tuple(self.log_unit.options) != tuple(units):
-            keep = self.log_unit.value
-            self.log_unit.options = units
-            self.log_unit.value = keep if keep in dict(units).values() else _ALL
-
-    def _refresh_log(self, log: pd.DataFrame | None = None) -> None:
-        log = self.shown_log if log is None else log
-        self.log_table.value = log_table_html(log, **self._log_filters())
 
     def _follow_selection(self, state: GameState) -> None:
         """Keep the selected unit and target drawn where they are now.
@@ -487,7 +462,15 @@ class GameView(w.VBox):  # type: ignore[misc]
         elif here:
             nxt = here[(here.index(sel) + 1) % len(here)] if sel in here else here[0]
             self.select_unit(nxt)
-        if acts:
+        if mine and self.moves.unit == sel and self.moves.plan(label):
+            self._refresh_actions(acts or None)
+            self.tabs.selected_index = 2
+            if acts:
+                self.message.value += info_html(
+                    f" Or pick one of the {len(acts)} legal action(s) on {label} "
+                    "in 'Your move' and press 'Do it'."
+                )
+        elif acts:
             name = state.units[sel].name  # type: ignore[index]
             self._refresh_actions(acts)
             self.tabs.selected_index = 2
@@ -521,31 +504,7 @@ class GameView(w.VBox):  # type: ignore[misc]
 
     def _actions_on(self, unit: str, label: str) -> list[dict[str, Any]]:
         """Legal actions re-aimed at ``label`` for ``unit`` (one per action type)."""
-        game = self.game
-        hexes = hex_lonlat(game.map)
-        state = game.state
-        side = state.units[unit].side
-        mates = {k for k, u in state.units.items() if u.side == side}
-        legal = game.legal_actions()
-        own = actions_involving(legal, unit=unit)
-        others = [a for a in legal if a not in own]
-        out: dict[str, dict[str, Any]] = {}
-        for actions, swap_unit in ((own, False), (others, True)):
-            for a in actions:
-                d = a.to_dict()
-                if d.get("type") in out:
-                    continue
-                at = [k for k, v in d.items() if isinstance(v, str) and v in hexes]
-                who = [k for k, v in d.items() if isinstance(v, str) and v in mates]
-                if not at or (swap_unit and not who):
-                    continue
-                d.update(dict.fromkeys(at, label))
-                if swap_unit:
-                    d[who[0]] = unit
-                out[str(d.get("type"))] = d
-            if out:
-                break
-        return list(out.values())
+        return actions_reaimed(self.game, unit, label)
 
     # ------------------------------------------------------------------ #
     # unit selection, line of sight, odds
@@ -565,6 +524,7 @@ class GameView(w.VBox):  # type: ignore[misc]
         if self.human is not None and self.game.current_side == self.human:
             acts = actions_involving(self.game.legal_actions(), unit=unit_id)
             self._refresh_actions(acts or None)
+            self.moves.show(unit_id)
 
     def _redraw_selection(self) -> None:
         uid = self.selected_unit
@@ -677,6 +637,7 @@ class GameView(w.VBox):  # type: ignore[misc]
         self.viewshed_layer.data = dict(EMPTY)
         self.rings_layer.data = dict(EMPTY)
         self.unit_info.value = ""
+        self.moves.clear()
 
     # ------------------------------------------------------------------ #
     # playing
@@ -698,7 +659,7 @@ class GameView(w.VBox):  # type: ignore[misc]
         self.human = side
         self.message.value = ""
         if side is not None and self.auto_ai:
-            self._play_ai(lambda: False)
+            self._ai_until_human()
         self.refresh()
 
     def _ai_turn(self) -> bool:
@@ -718,6 +679,35 @@ class GameView(w.VBox):  # type: ignore[misc]
             self.tabs.selected_index = 2
             return True
         return False
+
+    def _ai_until_human(self) -> None:
+        """The AI plays until the person's decision: paced, or all at once."""
+        if not self._ai_turn():
+            return
+        if self.paced:
+            self.pacer.play()
+            self.message.value = info_html(
+                f"The AI plays at {self.pacer.speed:g} actions a second; "
+                "Pause stops it."
+            )
+        else:
+            self._play_ai(lambda: False)
+
+    def _paced_step(self) -> bool:
+        """One tick of Play: one AI action, shown; False to stop."""
+        if self.game.is_over:
+            self.message.value = info_html("The game is over.")
+            return False
+        if not self._ai_turn():
+            self._not_ai()
+            self._refresh_actions()
+            return False
+        self.game.step()
+        self.refresh()
+        if self.game.is_over or not self._ai_turn():
+            self._not_ai()  # says whose decision it is, or that the game is over
+            return False
+        return True
 
     def _play_ai(self, until: Callable[[], bool]) -> int:
         n = 0
@@ -761,6 +751,7 @@ class GameView(w.VBox):  # type: ignore[misc]
             The number of actions taken back.
         """
         self.message.value = ""
+        self.pacer.pause()
         if not self.game.actions:
             self.message.value = info_html("Nothing to undo.")
             return 0
@@ -777,21 +768,27 @@ class GameView(w.VBox):  # type: ignore[misc]
         """Start the scenario again with a seed (default: the seed field's)."""
         from wargame.engine import Game
 
-        seed = self.seed_input.value if seed is None else seed
+        if seed is None:
+            try:
+                seed = parse_seed(self.seed_input.value)
+            except ValueError as exc:
+                self.message.value = error_html(str(exc))
+                return
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             self.message.value = error_html(
                 f"The seed must be a whole number >= 0, not {seed!r}."
             )
             return
+        self.pacer.pause()
         old = self.game
         self.game = Game(
             old.scenario, seed=seed, policies=old.policies, game_map=old.map
         )
-        self.seed_input.value = seed
+        self.seed_input.value = str(seed)
         self.clear_selection()
         self.message.value = info_html(f"New game, seed {seed}.")
         if self.auto_ai and self.human is not None:
-            self._play_ai(lambda: False)
+            self._ai_until_human()
         self.refresh()
 
     def apply_action(self, action: Action | Mapping[str, Any]) -> bool:
@@ -812,7 +809,7 @@ class GameView(w.VBox):  # type: ignore[misc]
             self.message.value = error_html(f"Not allowed: {exc}")
             return False
         if self.auto_ai and self.human is not None:
-            self._play_ai(lambda: False)
+            self._ai_until_human()
         self.refresh()
         return True
 

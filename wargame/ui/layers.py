@@ -30,6 +30,7 @@ class UnitLayer:
     Args:
         on_click: called with the hex label when a marker is clicked (for a
             stack at a free point: the hex the point lies in, if any).
+        scale: counter size relative to :data:`SYMBOL_SIZE` (a projector: 1.5).
 
     Attributes:
         group: the ``LayerGroup`` to add to a map.
@@ -38,7 +39,10 @@ class UnitLayer:
         sent: how many markers the last :meth:`update` changed.
     """
 
-    def __init__(self, on_click: Callable[[str], None] | None = None) -> None:
+    def __init__(
+        self, on_click: Callable[[str], None] | None = None, *, scale: float = 1.0
+    ) -> None:
+        self.scale = scale
         self.group = ipyleaflet.LayerGroup(name="units")
         self._on_click = on_click
         self._markers: dict[str, ipyleaflet.Marker] = {}
@@ -52,7 +56,7 @@ class UnitLayer:
     def _icon(self, svg: str) -> ipyleaflet.Icon:
         icon = self._icons.get(svg)
         if icon is None:
-            w, h = SYMBOL_SIZE
+            w, h = (round(v * self.scale) for v in SYMBOL_SIZE)
             icon = ipyleaflet.Icon(
                 icon_url=svg_data_url(svg),
                 icon_size=[w, h],

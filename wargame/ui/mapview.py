@@ -99,13 +99,32 @@ class MapView(w.VBox):  # type: ignore[misc]
             layout=w.Layout(min_width="260px"),
         )
         self.info.add_class("wargame-hex-info-panel")
-        self.message = w.HTML()
+        #: Draw the hex grid over the whole map (the picture with hex outlines,
+        #: made on first use and cached).
+        self.grid_toggle = w.Checkbox(
+            value=hex_outlines, description="hex grid", indent=False
+        )
+        self.grid_toggle.add_class("wargame-grid-toggle")
+        self._pictures = {hex_outlines: self.terrain.url}
+        self.grid_toggle.observe(lambda ch: self.show_grid(ch["new"]), "value")
+        # a fixed height: the map does not jump down when a message appears
+        self.message = w.HTML(layout=w.Layout(min_height="22px"))
         self.message.add_class("wargame-message")
         self.selected: str | None = None
         super().__init__(
             [w.HBox([self.leaflet, self.info]), self.message, self.note],
             layout=w.Layout(width="100%"),
         )
+
+    def show_grid(self, on: bool = True) -> None:
+        """Show (or hide) the hex grid over the terrain."""
+        url = self._pictures.get(on)
+        if url is None:
+            url = map_picture(self.game_map, hex_outlines=on).data_url()
+            self._pictures[on] = url
+        self.terrain.url = url
+        if self.grid_toggle.value != on:
+            self.grid_toggle.value = on
 
     # -- interaction ----------------------------------------------------------- #
     def on_hex_click(self, callback: Callable[[str], None]) -> None:

@@ -33,6 +33,7 @@ from wargame.render.game import (
 
 from .layers import UnitLayer
 from .mapview import MapView
+from .marks import StepMarksLayer
 
 if TYPE_CHECKING:  # pragma: no cover
     from wargame.engine import Game, GameState
@@ -86,7 +87,11 @@ class ReplayView(w.VBox):  # type: ignore[misc]
             ("units", units_html(self.game, label, self.state))
         ]
         self.units = UnitLayer(on_click=self.mapview.select_hex)
+        #: What the last actions up to the position did (trails, fire lines, dice).
+        self.marks = StepMarksLayer()
+        self.mapview.leaflet.add(self.marks.lines)
         self.mapview.leaflet.add(self.units.group)
+        self.mapview.leaflet.add(self.marks.dice)
         n = len(self.states) - 1
         self.position = -1
         self.slider = w.IntSlider(
@@ -166,6 +171,7 @@ class ReplayView(w.VBox):  # type: ignore[misc]
             self.dice.value = dice_html(rolls, title="Dice") if len(rolls) else ""
             seen = self.events_log.iloc[:position]
         self.log_table.value = log_table_html(seen, limit=15)
+        self.marks.update(self.game.map, seen)
         self.mapview.refresh_info()
 
 
