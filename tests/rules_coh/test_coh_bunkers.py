@@ -8,46 +8,19 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from coh_fort_helpers import game as _game
+from coh_fort_helpers import rules, scenario, unit
 
 from wargame.engine import Event, Game, check_scenario, load_scenario
 from wargame.rules.coh.actions import Fire, Move, Pivot
 
-WINDOW = {"place": "Niederetscheid", "width_m": 1200, "height_m": 1000}
 BUNKER = {"kind": "bunker", "hex": "S10", "side": "soviet", "facing": 1}
-
-
-def scenario(
-    units: list[dict[str, Any]], forts: list[dict[str, Any]]
-) -> dict[str, Any]:
-    return {
-        "id": "t_bunkers",
-        "title": "test",
-        "ruleset": "coh-2e",
-        "turns": 3,
-        "map": {"name": "rhine-remagen", "hex_size_m": 50, "window": WINDOW},
-        "rules": {"level_height_m": 12.5, "first_initiative": "german"},
-        "sides": [
-            {"id": "german", "nation": "german", "caps": 6},
-            {"id": "soviet", "nation": "soviet", "caps": 6},
-        ],
-        "units": units,
-        "fortifications": forts,
-    }
-
-
-def rules(g: Game) -> Any:
-    """The coh-2e ruleset of a game (its rule methods, for the checks)."""
-    return g.ruleset
-
-
-def unit(uid: str, type_: str, side: str, hex_: str, **kw: Any) -> dict[str, Any]:
-    return {"id": uid, "type": type_, "side": side, "hex": hex_, **kw}
 
 
 def game(
     units: list[dict[str, Any]], forts: list[dict[str, Any]], seed: int = 1
 ) -> Game:
-    return Game.from_scenario(scenario(units, forts), seed=seed)
+    return _game(units, forts, seed, "t_bunkers")
 
 
 def problems(forts: list[dict[str, Any]]) -> str:

@@ -4,48 +4,11 @@ lane R10-S10-T9 runs down from level 7 at S8 to level 6)."""
 
 from __future__ import annotations
 
-from typing import Any
+from coh_fort_helpers import game, rules, scenario, unit
 
-from wargame.engine import Game, check_scenario, load_scenario
+from wargame.engine import check_scenario, load_scenario
 from wargame.rules.coh.actions import Fire, HastyDefence, Move, Pivot
 from wargame.rules.coh.mines import MINE_HIT
-
-WINDOW = {"place": "Niederetscheid", "width_m": 1200, "height_m": 1000}
-
-
-def scenario(
-    units: list[dict[str, Any]], forts: list[dict[str, Any]]
-) -> dict[str, Any]:
-    return {
-        "id": "t_forts",
-        "title": "test",
-        "ruleset": "coh-2e",
-        "turns": 3,
-        "map": {"name": "rhine-remagen", "hex_size_m": 50, "window": WINDOW},
-        "rules": {"level_height_m": 12.5, "first_initiative": "german"},
-        "sides": [
-            {"id": "german", "nation": "german", "caps": 6},
-            {"id": "soviet", "nation": "soviet", "caps": 6},
-        ],
-        "units": units,
-        "fortifications": forts,
-    }
-
-
-def rules(g: Game) -> Any:
-    """The coh-2e ruleset of a game (its rule methods, for the checks)."""
-    return g.ruleset
-
-
-def unit(uid: str, type_: str, side: str, hex_: str, **kw: Any) -> dict[str, Any]:
-    return {"id": uid, "type": type_, "side": side, "hex": hex_, **kw}
-
-
-def game(
-    units: list[dict[str, Any]], forts: list[dict[str, Any]], seed: int = 1
-) -> Game:
-    return Game.from_scenario(scenario(units, forts), seed=seed)
-
 
 FOE = unit("s", "su_rifles_41", "soviet", "P4", facing=0)
 

@@ -7,32 +7,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from coh_fort_helpers import game as _game
+
 from wargame.engine import Game, IllegalActionError
 from wargame.rules.coh.actions import Move, Pivot, PlayCard
-
-WINDOW = {"place": "Niederetscheid", "width_m": 1200, "height_m": 1000}
 
 
 def game(
     units: list[dict[str, Any]], forts: list[dict[str, Any]], seed: int = 1
 ) -> Game:
-    return Game.from_scenario(
-        {
-            "id": "t_obstacle_cards",
-            "title": "test",
-            "ruleset": "coh-2e",
-            "turns": 3,
-            "map": {"name": "rhine-remagen", "hex_size_m": 50, "window": WINDOW},
-            "rules": {"level_height_m": 12.5, "first_initiative": "german"},
-            "sides": [
-                {"id": "german", "nation": "german", "caps": 6},
-                {"id": "soviet", "nation": "soviet", "caps": 6},
-            ],
-            "units": units,
-            "fortifications": forts,
-        },
-        seed=seed,
-    )
+    return _game(units, forts, seed, "t_obstacle_cards")
 
 
 def rules(g: Game) -> Any:
