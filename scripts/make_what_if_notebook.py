@@ -98,8 +98,9 @@ for ax, v in zip(axes, pair, strict=True):
     batch.plot_destroyed_hexes(df, game_map, ax=ax, variant=v, vmax=top)
 fig.tight_layout()"""),
     code("""import ipyleaflet
+import ipywidgets as widgets
 
-from wargame.render.heatmap import heat_geojson
+from wargame.render.heatmap import heat_geojson, heat_legend_html
 from wargame.ui import MapView
 
 hot = batch.destroyed_hexes(doctrine)
@@ -111,6 +112,9 @@ layer = ipyleaflet.GeoJSON(
 )
 view = MapView(game_map, height="420px")
 view.leaflet.add(layer)
+legend = widgets.HTML(heat_legend_html(hot["per_game"], "units destroyed a game",
+                                       unit="units"))
+view.leaflet.add(ipyleaflet.WidgetControl(widget=legend, position="bottomright"))
 view"""),
     md("""## Replay one game
 Every row carries its seed, so any game can be replayed move by move: here the game with the

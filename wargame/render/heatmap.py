@@ -26,7 +26,7 @@ from .geojson import hexes_geojson
 if TYPE_CHECKING:  # pragma: no cover
     from wargame.geo.maps import Map
 
-__all__ = ["heat_geojson"]
+__all__ = ["heat_geojson", "heat_legend_html"]
 
 
 def heat_geojson(
@@ -69,3 +69,44 @@ def heat_geojson(
             "fill_opacity": opacity,
         }
     return hexes_geojson(m, [k for k, _ in items], props)
+
+
+def heat_legend_html(
+    values: Mapping[str, float] | Any,
+    title: str,
+    *,
+    cmap: str = "YlOrRd",
+    unit: str = "",
+) -> str:
+    """A legend for a :func:`heat_geojson` layer: the same colour scale as a
+    bar from the smallest shown value to the largest, with the title.
+
+    Examples:
+        >>> html = heat_legend_html({"Q11": 4.0, "N16": 1.0}, "units lost a game")
+        >>> "units lost a game" in html and "4" in html and "linear-gradient" in html
+        True
+        >>> heat_legend_html({}, "nothing")
+        '<div><b>nothing</b>: no hex has a value</div>'
+    """
+    import html as _html
+
+    import matplotlib as mpl
+
+    items = [float(v) for v in dict(values).values() if v and v > 0]
+    name = _html.escape(title)
+    if not items:
+        return f"<div><b>{name}</b>: no hex has a value</div>"
+    lo, top = min(items), max(items)
+    colours = mpl.colormaps[cmap]
+    stops = ", ".join(
+        mpl.colors.to_hex(colours(0.15 + 0.85 * f)) for f in (lo / top, 0.5, 1.0)
+    )
+    suffix = f" {_html.escape(unit)}" if unit else ""
+    return (
+        '<div style="background:white;padding:4px 8px;font-size:13px">'
+        f"<b>{name}</b>"
+        f'<div style="width:160px;height:12px;background:linear-gradient(to right, '
+        f'{stops})"></div>'
+        '<div style="display:flex;justify-content:space-between;width:160px">'
+        f"<span>{lo:g}{suffix}</span><span>{top:g}{suffix}</span></div></div>"
+    )
