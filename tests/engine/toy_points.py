@@ -71,7 +71,7 @@ from wargame.engine.points import (
     offset,
     path_length,
 )
-from wargame.engine.present import Reach
+from wargame.engine.present import Going, Reach
 from wargame.engine.state import Formation
 
 SCENARIO = Path(__file__).parents[1] / "data" / "toy_points.toml"
@@ -644,8 +644,25 @@ class ToyPoints(RulesetBase):
         return vp
 
     def unit_reach(self, state: GameState, unit_id: str) -> tuple[Reach, ...]:
+        u = state.units[unit_id]
+        t = TYPES[u.type]
+        out = [Reach("move", t["move_m"]), Reach("range", t["range_m"])]
+        f = state.formations.get(u.formation or "")
+        if f is not None and f.hq is not None and f.hq != unit_id:
+            out.insert(0, Reach("command", COMMAND_M, around=f.hq))
+        return tuple(out)
+
+    def unit_going(self, state: GameState, unit_id: str) -> Going | None:
         t = TYPES[state.units[unit_id].type]
-        return (Reach("move", t["move_m"]), Reach("range", t["range_m"]))
+        costs = GOING[t["going"]]
+        return Going(
+            t["move_m"], {k: None if math.isinf(v) else v for k, v in costs.items()}
+        )
+
+    def sight_options(
+        self, state: GameState, observer: str, target: str | None
+    ) -> dict[str, Any]:
+        return {"observer_height_m": 2.0, "target_height_m": 2.0, "hex_rule": False}
 
 
 register_ruleset("toypoints-1e", ToyPoints)

@@ -93,9 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
         "  wargame lab\n"
         "'wargame COMMAND --help' tells more about each command.",
     )
-    p.add_argument(
-        "--version", action="version", version=f"%(prog)s {version()}"
-    )
+    p.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     play.add_scenarios_parser(sub)
     play.add_run_parser(sub)

@@ -49,8 +49,13 @@ def scenario_or_usage(source: str) -> Any:
     return scenario
 
 
-def parse_policies(command: str, items: Sequence[str] | None, sides: Sequence[str],
-                   names: Sequence[str], ruleset: str) -> dict[str, str]:
+def parse_policies(
+    command: str,
+    items: Sequence[str] | None,
+    sides: Sequence[str],
+    names: Sequence[str],
+    ruleset: str,
+) -> dict[str, str]:
     """``SIDE=NAME`` options checked against the scenario's sides and the rule
     system's policies (``run`` and ``batch`` alike)."""
     chosen: dict[str, str] = {}

@@ -23,7 +23,10 @@ def cmd_batch(args: argparse.Namespace) -> int:
     policies = default_policies(scenario)
     policies.update(
         parse_policies(
-            "batch", args.policy, sides, policy_names(scenario.ruleset),
+            "batch",
+            args.policy,
+            sides,
+            policy_names(scenario.ruleset),
             scenario.ruleset,
         )
     )

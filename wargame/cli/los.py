@@ -64,8 +64,13 @@ def _name(text: str, hex_label: str | None) -> str:
     return f"{t} [{hex_label}]"
 
 
-def verdict(res: Any, a_text: str, b_text: str, hex_size_m: float,
-            obstacles: dict[str, float] | None) -> list[str]:
+def verdict(
+    res: Any,
+    a_text: str,
+    b_text: str,
+    hex_size_m: float,
+    obstacles: dict[str, float] | None,
+) -> list[str]:
     """The lines ``wargame los`` prints: one verdict, then why and on what terms.
 
     Examples:
@@ -113,7 +118,9 @@ def cmd_los(args: argparse.Namespace) -> int:
         if value is not None and not str(value).strip():
             raise UsageError(f"los: {flag} needs a file name")
     if args.plot is not None and Path(args.plot).suffix.lower() not in (
-        ".png", ".svg", ".pdf"
+        ".png",
+        ".svg",
+        ".pdf",
     ):
         raise UsageError(f"los: --plot {args.plot!r} must end in .png, .svg or .pdf")
     m = load_map(name, hex_size_m=args.hex_size)

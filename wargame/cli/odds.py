@@ -61,4 +61,3 @@ def add_parser(sub: Any) -> None:
         "options", nargs=argparse.REMAINDER, help="the rule system's own options"
     )
     po.set_defaults(func=cmd_odds)
-

@@ -79,7 +79,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     chosen = default_policies(scenario)
     chosen.update(
         parse_policies(
-            "run", args.policy, sides, available_policies(scenario.ruleset),
+            "run",
+            args.policy,
+            sides,
+            available_policies(scenario.ruleset),
             scenario.ruleset,
         )
     )

@@ -15,8 +15,9 @@ from ._common import REPO, UsageError
 QUICKSTART = "notebooks/01_quickstart.ipynb"
 
 
-def lab_argv(notebook: str | None = None, port: int | None = None, *,
-             no_browser: bool = False) -> list[str]:
+def lab_argv(
+    notebook: str | None = None, port: int | None = None, *, no_browser: bool = False
+) -> list[str]:
     """The command line ``wargame lab`` runs (from the checkout's root).
 
     JupyterLab on 127.0.0.1 whose file browser starts at the checkout's root

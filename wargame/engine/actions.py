@@ -116,7 +116,7 @@ def _decode_point(kind: Any, name: str, value: Any) -> Point:
         x, y = value
     else:
         raise ActionFormatError(
-            f"{kind}: field {name!r} must be a point {{\"x\": .., \"y\": ..}} in "
+            f'{kind}: field {name!r} must be a point {{"x": .., "y": ..}} in '
             f"map metres, not {_short(value)}"
         )
     for axis, v in (("x", x), ("y", y)):
@@ -226,8 +226,9 @@ def action_from_dict(
                     f"{kind}: field {name!r} has {len(v)} points, more than the "
                     f"limit of {MAX_ACTION_ITEMS}"
                 )
-            kwargs[name] = tuple(_decode_point(kind, f"{name}[{i}]", p)
-                                 for i, p in enumerate(v))
+            kwargs[name] = tuple(
+                _decode_point(kind, f"{name}[{i}]", p) for i, p in enumerate(v)
+            )
             continue
         if isinstance(v, list | tuple):
             if len(v) > MAX_ACTION_ITEMS:

@@ -15,6 +15,10 @@ Examples:
     (True, 'reduced')
     >>> Reach("extended range", 2550.0).metres
     2550.0
+    >>> Reach("command", 250.0, around="r-hq").around
+    'r-hq'
+    >>> Going(150.0, {"clear": 1.0, "woods": 2.0, "water": None}).factor("woods")
+    2.0
     >>> cup = Panel("Chit cup", (PanelSection("cup", (PanelItem("A/1-32", "nato"),)),))
     >>> cup.sections[0].items[0].side
     'nato'
@@ -22,9 +26,11 @@ Examples:
 
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-__all__ = ["Panel", "PanelItem", "PanelSection", "Reach", "UnitLook"]
+__all__ = ["Going", "Panel", "PanelItem", "PanelSection", "Reach", "UnitLook"]
 
 
 @dataclass(frozen=True)
@@ -74,10 +80,43 @@ class Reach:
     Attributes:
         label: what the ring means (``"normal range"``, ``"move"``).
         metres: its radius in map metres.
+        around: the unit the ring is centred on (``None``: the unit itself); a
+            command radius is drawn around the unit's HQ.
     """
 
     label: str
     metres: float
+    around: str | None = None
+
+
+@dataclass(frozen=True)
+class Going:
+    """What one move of a unit may spend, and what the ground costs it.
+
+    The views shade the ground a unit may reach with it
+    (:meth:`wargame.geo.maps.Map.reach_polygon`) and price a planned path
+    (:meth:`wargame.geo.maps.Map.terrain_along`); the rule system's ``check``
+    still decides whether a move is legal.
+
+    Attributes:
+        allowance_m: metres of clear going the move may spend.
+        cost_per_class: map terrain class (``"clear"``, ``"woods"``...) ->
+            metres of allowance per metre (1 = clear, 2 = half speed), ``None``
+            where the unit may not go; a class not named costs 1.
+        road_cost: road class -> factor on a road (overrides the ground it
+            crosses), or ``None`` for no road bonus.
+        label: what the shaded area is called (``"move"``, ``"dash"``).
+    """
+
+    allowance_m: float
+    cost_per_class: Mapping[str, float | None]
+    road_cost: Mapping[str, float] | None = None
+    label: str = "move"
+
+    def factor(self, terrain_class: str) -> float:
+        """Allowance per metre on a class (``inf`` where the unit may not go)."""
+        f = self.cost_per_class.get(terrain_class, 1.0)
+        return math.inf if f is None else float(f)
 
 
 @dataclass(frozen=True)

@@ -47,7 +47,7 @@ import numpy as np
 from .actions import Action, action_from_dict
 from .errors import UnknownRulesetError
 from .events import Event
-from .present import Panel, PanelItem, PanelSection, Reach, UnitLook
+from .present import Going, Panel, PanelItem, PanelSection, Reach, UnitLook
 from .state import Change, GameState, Point, Unit
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -274,6 +274,17 @@ class Ruleset(Protocol):
         """Range rings of a unit in metres (weapon reach, move), longest last."""
         ...
 
+    def unit_going(self, state: GameState, unit_id: str) -> Going | None:
+        """A point unit's move allowance and going (``None``: none to show)."""
+        ...
+
+    def sight_options(
+        self, state: GameState, observer: str, target: str | None
+    ) -> dict[str, Any]:
+        """Keyword arguments of :meth:`~wargame.geo.maps.Map.los` for what a unit
+        sees (eye and target heights, the hex rule): a unit, or a bare point."""
+        ...
+
     def odds_table(
         self, state: GameState, shooter: str, target: str
     ) -> pd.DataFrame | None:
@@ -403,6 +414,7 @@ class RulesetBase:
             >>> RulesetBase().describe(None, HideAction("U1"))  # type: ignore[arg-type]
             'hide: unit U1'
         """
+
         def word(v: Any) -> str:
             if isinstance(v, dict) and set(v) == {"x", "y"}:
                 return f"({v['x']:.1f}, {v['y']:.1f})"  # a point, in metres
@@ -441,6 +453,22 @@ class RulesetBase:
     def unit_reach(self, state: GameState, unit_id: str) -> tuple[Reach, ...]:
         """No range rings."""
         return ()
+
+    def unit_going(self, state: GameState, unit_id: str) -> Going | None:
+        """No move area to shade."""
+        return None
+
+    def sight_options(
+        self, state: GameState, observer: str, target: str | None
+    ) -> dict[str, Any]:
+        """The map's own line of sight: the hex rule on a hex map, the free-point
+        rule (no hex grid) where units stand at points.
+
+        Examples:
+            >>> RulesetBase().sight_options(None, "a", None)  # type: ignore[arg-type]
+            {}
+        """
+        return {"hex_rule": False} if self.positions == "point" else {}
 
     def odds_table(
         self, state: GameState, shooter: str, target: str

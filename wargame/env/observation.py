@@ -86,9 +86,7 @@ class Encoder:
         big = np.float32(1e6)
         self.space = spaces.Dict(
             {
-                "hex_terrain": spaces.Box(
-                    0, len(TERRAIN_CLASSES) - 1, (n_h,), np.int8
-                ),
+                "hex_terrain": spaces.Box(0, len(TERRAIN_CLASSES) - 1, (n_h,), np.int8),
                 "hex_elevation": spaces.Box(-big, big, (n_h,), np.float32),
                 "own_units": spaces.Box(0, big, (n_h,), np.float32),
                 "enemy_units": spaces.Box(0, big, (n_h,), np.float32),

@@ -167,7 +167,7 @@ class Stack(NamedTuple):
     def key(self) -> str:
         """What tells stacks apart: the hex label, or ``"@x,y"`` for a point."""
         if self.point is not None:
-            return f"@{self.point.x:g},{self.point.y:g}"
+            return f"@{float(self.point.x):.2f},{float(self.point.y):.2f}"
         return str(self.hex)
 
 

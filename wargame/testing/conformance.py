@@ -135,8 +135,10 @@ def secrets_seen(
             if v in hidden:
                 out.append(f"event {event.seq} seen by {side} names hidden {v}")
         for scope, key, attr, value in event.changes:
-            if scope == "unit" and key in hidden and not (
-                attr == "hidden" and value is True
+            if (
+                scope == "unit"
+                and key in hidden
+                and not (attr == "hidden" and value is True)
             ):
                 out.append(
                     f"event {event.seq} seen by {side} changes hidden unit {key}"
@@ -279,8 +281,9 @@ def _play(
 
 
 def _decision(game: Game, side: str, acts: Sequence[Action]) -> Decision:
-    return Decision(side=side, legal_actions=acts, number=len(game.actions),
-                    seed=game.seed)
+    return Decision(
+        side=side, legal_actions=acts, number=len(game.actions), seed=game.seed
+    )
 
 
 def _lines(game: Game) -> list[str]:
@@ -339,8 +342,16 @@ def check_ruleset(
         )
     report = ConformanceReport(ruleset_id, sc.id)
     for i, seed in enumerate(seeds):
-        game = _play(sc, seed, report, listeners, per_decision, max_actions,
-                     complete_legal_actions, sampled)
+        game = _play(
+            sc,
+            seed,
+            report,
+            listeners,
+            per_decision,
+            max_actions,
+            complete_legal_actions,
+            sampled,
+        )
         report.games += 1
         report.events += len(game.events)
         outcome = game.outcome
@@ -349,8 +360,15 @@ def check_ruleset(
         where = f"{sc.id} seed {seed}"
         lines = _lines(game)
         if i < repeat:
-            again = _play(sc, seed, ConformanceReport(ruleset_id, sc.id), listeners,
-                          1, max_actions, False)
+            again = _play(
+                sc,
+                seed,
+                ConformanceReport(ruleset_id, sc.id),
+                listeners,
+                1,
+                max_actions,
+                False,
+            )
             if _lines(again) != lines:
                 raise ConformanceError(
                     f"{where}: two games with one seed differ at "

@@ -135,4 +135,3 @@ def diff_golden(path: str | Path) -> str | None:
     if got_head != header:
         return f"{path}: header differs\n  golden: {header}\n  now:    {got_head}"
     return None
-

@@ -56,6 +56,7 @@ from .mapview import MapView
 from .marks import StepMarksLayer
 from .moves import MovePlanner
 from .pacing import PaceControls, Pacer
+from .points import PointPlanner, nearest_model
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -134,33 +135,47 @@ class GameView(w.VBox):  # type: ignore[misc]
         self.visible_hexes: list[str] = []
         self.los_result: Any = None
         self._los_key: tuple[str | None, str | None] | None = None
-        self._drawn_key: tuple[str, str] | None = None
+        self._drawn_key: tuple[Any, str] | None = None
         self._actions: list[Action] = []
+        #: Units stand at free points (``positions = "point"``): models are
+        #: drawn, a map click plans a move or draws a sight line to the point.
+        self.point_mode = getattr(game.ruleset, "positions", "hex") == "point"
 
         # -- the map ------------------------------------------------------- #
         self.mapview = MapView(game.map, web_tiles=web_tiles, height=height)
         self.leaflet = self.mapview.leaflet
         self.mapview.info_rows = self._hex_rows
         self.mapview.on_hex_click(self._hex_clicked)
+        self.mapview.on_point_click(self._point_clicked)
         self.message = self.mapview.message
         self.viewshed_layer = overlay("viewshed", {"className": "wargame-los"})
         self.rings_layer = overlay("range rings")
         self.line_layer = overlay("sight line")
-        self.units = UnitLayer(on_click=self.click_hex, scale=counter_scale)
+        self.units = UnitLayer(
+            on_click=self.click_hex,
+            scale=counter_scale,
+            on_point_click=lambda s: self._guard(lambda: self._handle_stack(s.units)),
+        )
+        #: Models, reach and click-to-move of units at free points.
+        self.points = PointPlanner(self)
         #: What the last actions did: trails, fire lines and dice.
         self.marks = StepMarksLayer()
         #: Legal destinations of the selected unit and the planned path.
         self.moves = MovePlanner(self)
         terrain, *rest = self.leaflet.layers
+        pts = self.points
         self.leaflet.layers = (
             terrain,
             self.viewshed_layer,
+            *((pts.reach_layer,) if self.point_mode else ()),
             self.rings_layer,
             self.moves.dest_layer,
             *rest,
             self.moves.path_layer,
+            *((pts.path_layer,) if self.point_mode else ()),
             self.line_layer,
             self.marks.lines,
+            *((pts.models_layer,) if self.point_mode else ()),
             self.units.group,
             self.marks.dice,
         )
@@ -283,7 +298,11 @@ class GameView(w.VBox):  # type: ignore[misc]
                     self.actions_note,
                     self.actions_list,
                     w.HBox([self.do_button, self.show_all_button]),
-                    self.moves.button,
+                    *(
+                        (self.points.mode_toggle, self.points.button)
+                        if self.point_mode
+                        else (self.moves.button,)
+                    ),
                 ]
             ),
         )
@@ -355,6 +374,8 @@ class GameView(w.VBox):  # type: ignore[misc]
         game = self.game
         state = self.shown_state
         self.units.update(unit_stacks(game, state))
+        if self.point_mode:
+            self.points.draw_models(state)
         self.status.value = status_html(
             game, human=self.human, policy_names=self.policy_labels
         )
@@ -405,14 +426,16 @@ class GameView(w.VBox):  # type: ignore[misc]
         if sel is None:
             return
         u = state.units.get(sel)
-        if u is None or u.destroyed or u.hex is None:
+        if u is None or u.destroyed or _where(u) is None:
             self.clear_selection()
             return
-        if self._drawn_key != (u.hex, u.strength):
+        if self._drawn_key != (_where(u), u.strength):
             self._redraw_selection()
+        elif self.point_mode:
+            self.points.show_unit(sel, state)
         if self.target_unit is not None:
             t = state.units.get(self.target_unit)
-            if t is None or t.destroyed or t.hex is None:
+            if t is None or t.destroyed or _where(t) is None:
                 self._clear_target()
             else:
                 self._show_target()
@@ -438,7 +461,40 @@ class GameView(w.VBox):  # type: ignore[misc]
         ]
 
     def _hex_clicked(self, label: str) -> None:
+        if self.point_mode:  # units stand at points: see _point_clicked
+            return
         self._guard(lambda: self._handle_hex(label))
+
+    def _point_clicked(self, lon: float, lat: float, label: str) -> None:
+        if self.point_mode:
+            x, y = self.game.map.to_xy(lon, lat)
+            self._guard(lambda: self.points.clicked(float(x), float(y)))
+
+    def click_point(self, x: float, y: float) -> None:
+        """Click the map at ``(x, y)`` map metres, as a person would (point
+        rule systems: plan a move of the selected unit there, or look)."""
+        lon, lat = self.game.map.to_lonlat(x, y)
+        self.click_lonlat(float(lon), float(lat))
+
+    def click_unit(self, unit_id: str) -> None:
+        """Click the marker of a unit's stack, as a person would."""
+        for s in self.units.stacks.values():
+            if unit_id in s.units:
+                self.units.click(s.key)
+                return
+        raise KeyError(f"no marker shows unit {unit_id!r}")
+
+    def _handle_stack(self, here: tuple[str, ...]) -> None:
+        """A click on the marker of the units at one free point."""
+        state = self.shown_state
+        sel = self.selected_unit if self.selected_unit in state.units else None
+        side = state.units[sel].side if sel is not None else None
+        enemies = [x for x in here if side is not None and state.units[x].side != side]
+        if enemies:
+            self.pick_target(enemies[0])
+        elif here:
+            nxt = here[(here.index(sel) + 1) % len(here)] if sel in here else here[0]
+            self.select_unit(nxt)
 
     def _handle_hex(self, label: str) -> None:
         state = self.shown_state
@@ -513,18 +569,31 @@ class GameView(w.VBox):  # type: ignore[misc]
         """Select a unit: draw its viewshed and range rings, show its details."""
         state = self.shown_state
         u = state.units.get(unit_id)
-        if u is None or u.destroyed or u.hex is None:
+        if u is None or u.destroyed or _where(u) is None:
             self.message.value = error_html(f"No unit {unit_id!r} on the map.")
             return
         self.selected_unit = unit_id
         self._clear_target()
         self._redraw_selection()
-        if self.mapview.selected != u.hex:
+        if u.hex is not None and self.mapview.selected != u.hex:
             self.mapview.select_hex(u.hex, notify=False)
         if self.human is not None and self.game.current_side == self.human:
             acts = actions_involving(self.game.legal_actions(), unit=unit_id)
             self._refresh_actions(acts or None)
-            self.moves.show(unit_id)
+            if u.hex is not None:
+                self.moves.show(unit_id)
+        if self.point_mode:
+            self.points.draw_models(state)
+            self.message.value = info_html(
+                f"{html.escape(u.name)}: "
+                + (
+                    "click the map to plan a move (its reach is shaded), or switch "
+                    "'map click' to line of sight."
+                    if self.points.can_move(unit_id)
+                    else "click the map to see what it sees there; click an enemy "
+                    "for the sight line and the odds."
+                )
+            )
 
     def _redraw_selection(self) -> None:
         uid = self.selected_unit
@@ -532,7 +601,10 @@ class GameView(w.VBox):  # type: ignore[misc]
             return
         game, m = self.game, self.game.map
         u = self.shown_state.units[uid]
-        here: str = u.hex  # type: ignore[assignment]  # select_unit checked it
+        if u.hex is None:
+            self._redraw_point_selection(uid)
+            return
+        here: str = u.hex
         reaches = unit_reach(game, uid, self.shown_state)
         hexes = reach_hexes(m, reaches)
         reach = max((d for _, d in hexes), default=0) or DEFAULT_SIGHT_HEXES
@@ -580,6 +652,80 @@ class GameView(w.VBox):  # type: ignore[misc]
             "<i>Click an enemy unit for the sight line and the odds.</i></div>"
         )
 
+    def _redraw_point_selection(self, uid: str) -> None:
+        """A unit at a free point: DEM viewshed to its longest reach from its
+        point, its rings and command circle, and (to move) its reach."""
+        game, m, state = self.game, self.game.map, self.shown_state
+        u = state.units[uid]
+        p = _where(u)
+        assert isinstance(p, tuple)
+        reaches = unit_reach(game, uid, state)
+        own = [r for r in reaches if r.around is None]
+        radius = max((r.metres for r in own), default=0.0) or (
+            DEFAULT_SIGHT_HEXES * m.hex_size_m
+        )
+        opts = game.ruleset.sight_options(state, uid, None)
+        eye = float(opts.get("observer_height_m", 2.0))
+        geom = simplified(m.viewshed(p, radius, observer_height_m=eye))
+        self.visible_hexes = []
+        self._drawn_key = (p, u.strength)
+        props = {
+            "unit": uid,
+            "kind": "dem",
+            "radius_m": radius,
+            "style": dict(VIEWSHED_STYLE, weight=0),
+        }
+        self.viewshed_layer.data = geometry_geojson(m, geom, props)
+        self.points.show_unit(uid, state)
+        look = game.ruleset.unit_look(state, u)
+        rings = ", ".join(
+            f"{html.escape(r.label)} {r.metres:g} m"
+            + (f" around {html.escape(r.around)}" if r.around else "")
+            for r in reaches
+        )
+        going = game.ruleset.unit_going(state, uid)
+        move = (
+            f"; one move: {going.allowance_m:g} m of going (shaded)"
+            if going is not None and self.points.can_move(uid)
+            else ""
+        )
+        self.unit_info.value = (
+            f"<div><b>{html.escape(u.name)}</b> ({html.escape(uid)}): "
+            f"{html.escape(look.type_name or u.type)}, "
+            f"{html.escape(look.state_text)}, {len(u.models)} model(s) at "
+            f"{p[0]:.0f} E, {p[1]:.0f} N<br>rings: {rings or 'none'}{move}; "
+            f"ground seen within {radius:g} m shaded (eyes at {eye:g} m).</div>"
+        )
+
+    def look_at_point(self, x: float, y: float) -> Any:
+        """The sight line from the selected unit's nearest model to a point.
+
+        Returns:
+            The :class:`~wargame.geo.los.LOSResult` (``None``: no unit at a point
+            selected).
+        """
+        state = self.shown_state
+        sel = self.selected_unit
+        if sel is None or _where(state.units[sel]) is None:
+            self.message.value = error_html("Select a unit first.")
+            return None
+        u = state.units[sel]
+        src = nearest_model(state, sel, x, y)
+        opts = self.game.ruleset.sight_options(state, sel, None)
+        r = self.game.map.los(src, (x, y), **opts)
+        self._clear_target()
+        self.los_result = r
+        self.line_layer.data = sight_line_geojson(self.game.map, r)
+        where = f"the point {x:.0f} E, {y:.0f} N"
+        self.los_answer.value = los_html(r, observer=u.name, target=where)
+        self.profile.value = profile_png(r, title=f"{u.name} → {x:.0f}, {y:.0f}")
+        self.message.value = info_html(
+            f"{u.name} {'sees' if r.visible else 'does not see'} {where} "
+            f"({math.dist(src, (x, y)):.0f} m)."
+        )
+        self.tabs.selected_index = 1
+        return r
+
     def pick_target(self, unit_id: str) -> None:
         """Show the sight line, terrain profile and attack odds to a target unit."""
         state = self.shown_state
@@ -587,7 +733,7 @@ class GameView(w.VBox):  # type: ignore[misc]
             self.message.value = error_html("Select a firing unit first.")
             return
         t = state.units.get(unit_id)
-        if t is None or t.destroyed or t.hex is None:
+        if t is None or t.destroyed or _where(t) is None:
             self.message.value = error_html(f"No unit {unit_id!r} on the map.")
             return
         self.target_unit = unit_id
@@ -600,7 +746,18 @@ class GameView(w.VBox):  # type: ignore[misc]
         t = state.units[self.target_unit]  # type: ignore[index]
         m = self.game.map
         key = (a.hex, t.hex)
-        if key != self._los_key:
+        if a.hex is None or t.hex is None:
+            pa, pt = _where(a), _where(t)
+            if (pa, pt) != self._los_key and pa is not None and pt is not None:
+                self._los_key = (pa, pt)  # type: ignore[assignment]
+                src = nearest_model(state, a.id, *pt)
+                opts = self.game.ruleset.sight_options(state, a.id, t.id)
+                r = m.los(src, pt, **opts)
+                self.los_result = r
+                self.line_layer.data = sight_line_geojson(m, r)
+                self.los_answer.value = los_html(r, observer=a.name, target=t.name)
+                self.profile.value = profile_png(r, title=f"{a.name} → {t.name}")
+        elif key != self._los_key:
             self._los_key = key
             if a.hex == t.hex:
                 self.los_result = None
@@ -638,6 +795,7 @@ class GameView(w.VBox):  # type: ignore[misc]
         self.rings_layer.data = dict(EMPTY)
         self.unit_info.value = ""
         self.moves.clear()
+        self.points.clear()
 
     # ------------------------------------------------------------------ #
     # playing
@@ -857,3 +1015,16 @@ class GameView(w.VBox):  # type: ignore[misc]
         except Exception as exc:
             self.message.value = error_html(f"{type(exc).__name__}: {exc}")
             return None
+
+
+def _where(u: Any) -> str | tuple[float, float] | None:
+    """A unit's hex label, or its point as ``(x, y)`` map metres (``None``: off
+    the map or destroyed)."""
+    from wargame.engine import Point
+
+    if u.destroyed:
+        return None
+    if u.hex is not None:
+        return str(u.hex)
+    p = u.position
+    return (float(p.x), float(p.y)) if isinstance(p, Point) else None

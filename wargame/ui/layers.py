@@ -31,6 +31,8 @@ class UnitLayer:
         on_click: called with the hex label when a marker is clicked (for a
             stack at a free point: the hex the point lies in, if any).
         scale: counter size relative to :data:`SYMBOL_SIZE` (a projector: 1.5).
+        on_point_click: called with the :class:`~wargame.render.game.Stack`
+            instead of ``on_click`` when a stack at a free point is clicked.
 
     Attributes:
         group: the ``LayerGroup`` to add to a map.
@@ -40,9 +42,14 @@ class UnitLayer:
     """
 
     def __init__(
-        self, on_click: Callable[[str], None] | None = None, *, scale: float = 1.0
+        self,
+        on_click: Callable[[str], None] | None = None,
+        *,
+        scale: float = 1.0,
+        on_point_click: Callable[[Any], None] | None = None,
     ) -> None:
         self.scale = scale
+        self._on_point_click = on_point_click
         self.group = ipyleaflet.LayerGroup(name="units")
         self._on_click = on_click
         self._markers: dict[str, ipyleaflet.Marker] = {}
@@ -77,6 +84,9 @@ class UnitLayer:
 
         def clicked(**_: Any) -> None:
             s = self.stacks.get(self._hex_of.get(key, ""))
+            if s is not None and s.point is not None and self._on_point_click:
+                self._on_point_click(s)
+                return
             h = s.hex if s is not None else None
             if h is not None and self._on_click is not None:
                 self._on_click(h)

@@ -177,9 +177,7 @@ class DoctrinePolicy:
             reach = int(ut.range or 0)
             if lead.hex is None or r.board.distance(lead.hex, a.hex) > reach:
                 continue  # normal range only (§20.3)
-            if a.hex != lead.hex and any(
-                x.side == s.side for x in v.units_at(a.hex)
-            ):
+            if a.hex != lead.hex and any(x.side == s.side for x in v.units_at(a.hex)):
                 continue  # not into a melee of its own units (rolled against too)
             _, need = s.fire_value(a)
             if isinstance(a, Fire) and a.card:
@@ -235,9 +233,7 @@ class DoctrinePolicy:
         need_support = min(SUPPORT, len(ready))
         unseen = int(v.vars.get(f"hidden_count:{r.other(side)}", 0)) > 0
         last_round = v.turn >= int(r.scenario.turns)
-        held = {
-            h for h in s.objectives if v.control.get(h) == side
-        }
+        held = {h for h in s.objectives if v.control.get(h) == side}
         cands: list[tuple[float, int, Action]] = []
         for i, a in enumerate(acts):
             if not isinstance(a, Move) or a.pay not in pays or a.hidden:

@@ -222,9 +222,7 @@ class Artillery(Mixin):
         hexes = sorted(
             h
             for h in self.board.labels
-            if any(
-                u.hex == h or self.sight(state, u.hex, h).clear for u in spotters
-            )
+            if any(u.hex == h or self.sight(state, u.hex, h).clear for u in spotters)
         )
         for h in sorted(hexes, key=lambda x: x not in seen):
             out += [PlotArtillery(h, False), PlotArtillery(h, True)]

@@ -57,6 +57,7 @@ def _unknown_type(name: object, catalog: Mapping[str, Any]) -> str:
     hint = f" (did you mean {', '.join(close)}?)" if close else ""
     return f"unknown WaW unit type {shown(name)}{hint}"
 
+
 if TYPE_CHECKING:  # pragma: no cover
     from wargame.engine import Action
 

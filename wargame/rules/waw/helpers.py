@@ -319,7 +319,12 @@ def unit_odds(
     if not isinstance(rules, _Helpers):  # a WawRuleset
         raise TypeError("unit_odds needs a waw-classic game")
     return state_odds(
-        rules, game.state, attacker, target, weapon=weapon, with_hq=with_hq,
+        rules,
+        game.state,
+        attacker,
+        target,
+        weapon=weapon,
+        with_hq=with_hq,
         results=results,
     )
 
