@@ -103,6 +103,8 @@ def test_rings_are_circles_around_the_unit_and_command_around_its_hq(game):
         for f in point_rings_geojson(game, st, "r1", reach)["features"]
     }
     assert set(rings) == {"command", "move", "range"}
+    # plain GeoJSON (Leaflet draws nothing of a shapely "LinearRing")
+    assert {f["geometry"]["type"] for f in rings.values()} == {"LineString"}
     for label, centre, radius in (
         ("command", st.units["r-hq"].position, tp.COMMAND_M),
         ("range", st.units["r1"].position, tp.TYPES["rifles"]["range_m"]),
@@ -227,6 +229,9 @@ def test_click_a_unit_then_the_map_plans_then_makes_the_move(game):
     row = log[log["kind"] == "move"].iloc[-1]
     assert row["x_to"] == pytest.approx(to[0], abs=0.01)
     assert row["y_to"] == pytest.approx(to[1], abs=0.01)
+    # it has moved: no reach shaded any more; no hex outlined by the clicks
+    assert not view.points.reach_layer.data["features"]
+    assert not view.mapview.selection.data["features"]
     # the dots followed the move
     dots = [
         f

@@ -54,6 +54,7 @@ __all__ = [
     "MODEL_STYLE",
     "PointPlan",
     "models_geojson",
+    "own_point_move",
     "plan_point_move",
     "point_rings_geojson",
     "reach_geojson",
@@ -218,7 +219,8 @@ def point_rings_geojson(
             "around": r.around or unit_id,
             "style": style,
         }
-        feats.append(geometry_feature(game.map, ring.exterior, props))
+        line = shapely.LineString(ring.exterior.coords)  # GeoJSON has no LinearRing
+        feats.append(geometry_feature(game.map, line, props))
     return {"type": "FeatureCollection", "features": feats}
 
 
@@ -350,20 +352,43 @@ def _reaimed(action: Action, start: Point, to: Point) -> Action | None:
     return dataclasses.replace(action, **changes)  # type: ignore[type-var]
 
 
-def _move_template(game: Game, unit_id: str) -> Action | None:
-    """The unit's first legal action with a point or a path (its move); if it
-    has none now, another unit's of its side, given to it, so that the rules
-    can say why it may not move there."""
+def own_point_move(
+    game: Game, unit_id: str, legal: Sequence[Action] | None = None
+) -> Action | None:
+    """The unit's first legal action with a point or a path field: its move now
+    (``None``: it has no move to make now).
+
+    Args:
+        game: the game.
+        unit_id: the unit.
+        legal: the legal actions now, if known (default: asked of the game).
+    """
     from .game import actions_involving
 
+    start = unit_point(game.state, unit_id)
+    if start is None:
+        return None
+    legal = game.legal_actions() if legal is None else legal
+    for a in actions_involving(legal, unit=unit_id):
+        if _reaimed(a, start, start) is not None:
+            return a
+    return None
+
+
+def _move_template(
+    game: Game, unit_id: str, legal: Sequence[Action] | None = None
+) -> Action | None:
+    """The unit's own move (:func:`own_point_move`); if it has none now,
+    another unit's of its side, given to it, so that the rules can say why it
+    may not move there."""
     state = game.state
     start = unit_point(state, unit_id)
     if start is None:
         return None
-    legal = game.legal_actions()
-    for a in actions_involving(legal, unit=unit_id):
-        if _reaimed(a, start, start) is not None:
-            return a
+    legal = game.legal_actions() if legal is None else legal
+    own = own_point_move(game, unit_id, legal)
+    if own is not None:
+        return own
     side = state.units[unit_id].side
     mates = {k for k, u in state.units.items() if u.side == side and k != unit_id}
     for a in legal:
@@ -379,14 +404,20 @@ def _move_template(game: Game, unit_id: str) -> Action | None:
     return None
 
 
-def plan_point_move(game: Game, unit_id: str, to: tuple[float, float]) -> PointPlan:
+def plan_point_move(
+    game: Game,
+    unit_id: str,
+    to: tuple[float, float],
+    legal: Sequence[Action] | None = None,
+) -> PointPlan:
     """Plan a straight move of a point unit to ``to`` (map metres).
 
     The unit's own legal move is re-aimed at the point (its point field set, or
     its path made ``(here, to)``) and the rules' ``check`` says whether it is
     allowed and, if not, why (the first point where it fails).  The length and
     the going cost come from the map along the line, priced by the rule
-    system's ``unit_going``.  Nothing in the game changes.
+    system's ``unit_going``.  Nothing in the game changes.  ``legal``: the legal
+    actions now, if the caller has them (default: asked of the game).
 
     Raises:
         ValueError: ``to`` is not a finite point on the map.
@@ -414,7 +445,7 @@ def plan_point_move(game: Game, unit_id: str, to: tuple[float, float]) -> PointP
                 for cls, run in zip(terrain["class"], terrain["length_m"], strict=True)
             )
         )
-    template = _move_template(game, unit_id)
+    template = _move_template(game, unit_id, legal)
     action = None if template is None else _reaimed(template, start, Point(*path[1]))
     if action is None:
         why: str | None = "it has no move to make now"

@@ -147,6 +147,7 @@ class GameView(w.VBox):  # type: ignore[misc]
         self.mapview.info_rows = self._hex_rows
         self.mapview.on_hex_click(self._hex_clicked)
         self.mapview.on_point_click(self._point_clicked)
+        self.mapview.select_on_click = not self.point_mode
         self.message = self.mapview.message
         self.viewshed_layer = overlay("viewshed", {"className": "wargame-los"})
         self.rings_layer = overlay("range rings")
@@ -584,16 +585,22 @@ class GameView(w.VBox):  # type: ignore[misc]
                 self.moves.show(unit_id)
         if self.point_mode:
             self.points.draw_models(state)
-            self.message.value = info_html(
-                f"{html.escape(u.name)}: "
-                + (
+            if self.points.can_move(unit_id):
+                hint = (
                     "click the map to plan a move (its reach is shaded), or switch "
                     "'map click' to line of sight."
-                    if self.points.can_move(unit_id)
-                    else "click the map to see what it sees there; click an enemy "
+                )
+            elif self.points.may_plan(unit_id):
+                hint = (
+                    "it has no move among the legal actions now; a click on the map "
+                    "asks the rules why not there ('map click': line of sight to look)."
+                )
+            else:
+                hint = (
+                    "click the map to see what it sees there; click an enemy "
                     "for the sight line and the odds."
                 )
-            )
+            self.message.value = info_html(f"{u.name}: {hint}")
 
     def _redraw_selection(self) -> None:
         uid = self.selected_unit

@@ -111,6 +111,9 @@ class MapView(w.VBox):  # type: ignore[misc]
         self.message = w.HTML(layout=w.Layout(min_height="22px"))
         self.message.add_class("wargame-message")
         self.selected: str | None = None
+        #: A click outlines the hex under it and shows its info (a view of
+        #: units at free points turns this off: the click is about the point).
+        self.select_on_click = True
         super().__init__(
             [w.HBox([self.leaflet, self.info]), self.message, self.note],
             layout=w.Layout(width="100%"),
@@ -151,7 +154,8 @@ class MapView(w.VBox):  # type: ignore[misc]
                 "is off the map.</span>"
             )
             return None
-        self.select_hex(label)
+        if self.select_on_click:
+            self.select_hex(label)
         for cb in self._point_callbacks:
             cb(lon, lat, label)
         return label

@@ -23,6 +23,7 @@ from wargame.render.points import (
     MODEL_STYLE,
     PointPlan,
     models_geojson,
+    own_point_move,
     plan_point_move,
     point_rings_geojson,
     reach_geojson,
@@ -67,6 +68,7 @@ class PointPlanner:
         self.plan: PointPlan | None = None
         self._drawn: tuple[Any, ...] | None = None
         self._reach_key: tuple[Any, ...] | None = None
+        self._legal: tuple[tuple[Any, ...], list[Any]] | None = None
         self.mode_toggle = w.ToggleButtons(
             options=list(CLICK_MODES),
             value="move",
@@ -126,8 +128,31 @@ class PointPlanner:
             self._reach_key = None
             self.reach_layer.data = dict(EMPTY)
 
+    def legal(self) -> list[Any]:
+        """The game's legal actions now (asked once per position of the game)."""
+        game = self.view.game
+        acts = game.actions
+        key = (id(game), len(acts), id(acts[-1]) if acts else None)
+        if self._legal is None or self._legal[0] != key:
+            self._legal = (key, game.legal_actions())
+        return self._legal[1]
+
     def can_move(self, unit_id: str) -> bool:
-        """Whether the person may move this unit now (their unit, their decision)."""
+        """Whether the person may move this unit now: their unit, their decision,
+        and a move of it among the legal actions."""
+        v = self.view
+        u = v.game.state.units.get(unit_id)
+        return (
+            v.human is not None
+            and v.game.current_side == v.human
+            and u is not None
+            and u.side == v.human
+            and own_point_move(v.game, unit_id, self.legal()) is not None
+        )
+
+    def may_plan(self, unit_id: str) -> bool:
+        """Whether a click plans a move of this unit (the person's own unit on
+        their decision, even if the rules will refuse it and say why)."""
         v = self.view
         u = v.game.state.units.get(unit_id)
         return (
@@ -160,7 +185,7 @@ class PointPlanner:
                 "or shows what it sees there."
             )
             return
-        if self.mode == "move" and self.can_move(sel):
+        if self.mode == "move" and self.may_plan(sel):
             self.plan_to(x, y)
         else:
             v.look_at_point(x, y)
@@ -171,11 +196,12 @@ class PointPlanner:
         sel = v.selected_unit
         if sel is None:
             raise ValueError("no unit is selected")
-        plan = plan_point_move(v.game, sel, (x, y))
+        plan = plan_point_move(v.game, sel, (x, y), self.legal())
         self.plan = plan
         self.path_layer.data = plan.geojson(v.game)
         name = v.game.state.units[sel].name
         where = f"({x:.0f} E, {y:.0f} N)"
+        v.tabs.selected_index = 2  # 'Your move': the button and the click mode
         if plan.legal:
             self.button.disabled = False
             v.message.value = info_html(

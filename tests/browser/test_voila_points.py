@@ -1,0 +1,102 @@
+"""Units at free points in a real browser: models drawn, click a unit, click the
+map, the move's path and cost shown, one press makes it (issue 19, item 6).
+
+Served by Voila from a one-cell notebook written for the test: the point toy
+rule system of the tests (``tests/engine/toy_points.py``) on the real map, the
+person playing red, the map zoomed onto red's start (zoom 17, under a metre a
+pixel) so that a click 60 px from a unit lies within one move.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import nbformat
+import pytest
+from uihelpers import (
+    ARTIFACTS,
+    REPO,
+    free_port,
+    start_server,
+    stop_server,
+    two_frames,
+    voila_argv,
+)
+
+SETUP = f"""import sys
+sys.path.insert(0, {str(REPO / "tests" / "engine")!r})
+import toy_points
+from wargame.engine import Game
+from wargame.ui import GameView
+game = Game.from_scenario(toy_points.SCENARIO, seed=2)
+view = GameView(game, human="red", height="560px")
+p = game.state.units["r1"].position
+lon, lat = game.map.to_lonlat(p.x, p.y)
+view.leaflet.center = (float(lat), float(lon))
+view.leaflet.zoom = 17
+view"""
+
+
+@pytest.fixture(scope="module")
+def points_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    folder = Path(tmp_path_factory.mktemp("points"))
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(SETUP)]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
+    nbformat.write(nb, folder / "points.ipynb")
+    port = free_port()
+    argv = voila_argv(port, str(folder / "points.ipynb"))
+    proc = start_server(argv, port, ARTIFACTS / "voila-points.log", cwd=REPO)
+    try:
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        stop_server(proc)
+
+
+def test_models_drawn_and_a_click_to_move(offline_page, points_url, timings):
+    page = offline_page
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(points_url, wait_until="commit", timeout=120_000)
+    page.locator("img.leaflet-image-layer").first.wait_for(timeout=120_000)
+    # every model of red's two units on the map and blue's open one: 3 + 3 + 1
+    # dots (the HQ's) at least, with their facing ticks
+    page.wait_for_function(
+        "document.querySelectorAll('path.wargame-model').length >= 7", timeout=60_000
+    )
+    two_frames(page)
+    marker = page.locator('img.leaflet-marker-icon[title*="r1 ("]').first
+    marker.wait_for(timeout=30_000)
+    t0 = time.time()
+    marker.dispatch_event("click")
+    page.locator("path.wargame-reach").first.wait_for(timeout=60_000)
+    page.locator('path[stroke="#6a3d9a"]').first.wait_for(  # the command ring
+        state="attached", timeout=30_000
+    )
+    timings["voila_point_select_s"] = round(time.time() - t0, 2)
+    rows = page.locator(".wargame-log tbody tr").count()
+    box = marker.bounding_box()
+    assert box is not None
+    x = box["x"] + box["width"] / 2 + 60
+    y = box["y"] + box["height"] / 2 - 40
+    t0 = time.time()
+    page.mouse.click(x, y)
+    page.locator("path.wargame-point-path").first.wait_for(timeout=60_000)
+    page.wait_for_function(
+        "!document.querySelector('button.wargame-move-point').disabled",
+        timeout=30_000,
+    )
+    text = page.locator(".wargame-message").first.inner_text()
+    assert re.search(r"r1 to \(\d+ E, \d+ N\): \d+ m, going \d+ m of 150 m", text), text
+    timings["voila_point_plan_s"] = round(time.time() - t0, 2)
+    page.locator("button.wargame-move-point").first.click()
+    page.wait_for_function(
+        "[...document.querySelectorAll('.wargame-message')].some("
+        "e => /r1 moved \\d+ m/.test(e.innerText))",
+        timeout=60_000,
+    )
+    page.screenshot(path=str(ARTIFACTS / "voila_point_move.png"))
+    assert page.locator(".wargame-log tbody tr").count() > rows
+    assert not page.errors, page.errors
