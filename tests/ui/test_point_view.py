@@ -306,3 +306,28 @@ def test_hex_games_have_no_point_layers():
     view = GameView(Game.from_scenario("test_remagen", seed=1))
     assert not view.point_mode
     assert view.points.models_layer not in view.leaflet.layers
+
+
+def test_the_replay_draws_the_models_where_they_stood(game):
+    from wargame.ui import ReplayView
+
+    here = game.state.units["r1"].position
+    plan = plan_point_move(game, "r1", (here.x + 50.0, here.y))
+    assert plan.action is not None
+    game.apply(plan.action)
+    replay = ReplayView(game)
+    assert replay.models_layer is not None
+
+    def r1_x() -> float:
+        dots = [
+            f
+            for f in replay.models_layer.data["features"]  # type: ignore[union-attr]
+            if f["properties"]["model"] == "r1.1"
+        ]
+        return _xy(game, dots[0]["geometry"]["coordinates"])[0]
+
+    x_end = game.state.units["r1"].models[0].position.x
+    replay.show(0)
+    assert r1_x() == pytest.approx(x_end - 50.0, abs=0.05)
+    replay.show(len(replay.states) - 1)
+    assert r1_x() == pytest.approx(x_end, abs=0.05)

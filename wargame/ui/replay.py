@@ -20,6 +20,7 @@ import html
 import os
 from typing import TYPE_CHECKING, Any
 
+import ipyleaflet
 import ipywidgets as w
 
 from wargame.render.game import (
@@ -30,6 +31,8 @@ from wargame.render.game import (
     unit_stacks,
     units_html,
 )
+from wargame.render.geojson import EMPTY
+from wargame.render.points import MODEL_STYLE, models_geojson
 
 from .layers import UnitLayer
 from .mapview import MapView
@@ -90,6 +93,17 @@ class ReplayView(w.VBox):  # type: ignore[misc]
         #: What the last actions up to the position did (trails, fire lines, dice).
         self.marks = StepMarksLayer()
         self.mapview.leaflet.add(self.marks.lines)
+        #: Every model at its point, with its facing (rule systems whose units
+        #: stand at points; ``None`` on hexes).
+        self.models_layer: ipyleaflet.GeoJSON | None = None
+        if getattr(game.ruleset, "positions", "hex") == "point":
+            self.models_layer = ipyleaflet.GeoJSON(
+                data=dict(EMPTY),
+                name="models",
+                style={"className": "wargame-model"},
+                point_style=dict(MODEL_STYLE),
+            )
+            self.mapview.leaflet.add(self.models_layer)
         self.mapview.leaflet.add(self.units.group)
         self.mapview.leaflet.add(self.marks.dice)
         n = len(self.states) - 1
@@ -154,6 +168,8 @@ class ReplayView(w.VBox):  # type: ignore[misc]
             self.slider.value = position  # the observer comes back here: no-op
         state = self.states[position]
         self.units.update(unit_stacks(self.game, state))
+        if self.models_layer is not None:
+            self.models_layer.data = models_geojson(self.game, state)
         self.status.value = status_html(self.game, state=state)
         self.panels.value = "".join(
             f"<div><b>{html.escape(title)}</b>{body}</div>"
