@@ -22,7 +22,7 @@ m"""),
 Hillshade, terrain colours, water, roads, rail and names, made from the map data (no web
 tiles). The same picture is the base layer of the map widgets."""),
     code("""pic = map_picture(m)
-print(pic.size, "pixels, lon/lat corners", pic.lonlat_bounds)
+print(pic.size, "pixels; west, south, east, north:", pic.lonlat_bounds)
 display(Image(pic.png, width=700))"""),
     md("""## The interactive map
 Pan and zoom; click anywhere to see that hex (found by arithmetic from the click, so

@@ -45,3 +45,18 @@ def test_click_off_the_map_gives_a_message_and_changes_nothing(view):
     assert view.click_lonlat(9.0, 50.0) is None
     assert "off the map" in view.message.value
     assert (view.selected, view.selection.data, view.info.value) == before
+
+
+def test_picture_bounds_are_named_by_their_order():
+    """``lonlat_bounds`` is (west, south, east, north) like ``Map.lonlat_bounds``;
+    the Leaflet order is ``latlon_corners`` (issue 22, item 9)."""
+    from wargame.render.terrain import map_picture
+
+    m = wargame.load_map()
+    pic = map_picture(m)
+    w, s, e, n = pic.lonlat_bounds
+    (s2, w2), (n2, e2) = pic.latlon_corners
+    assert (w, s, e, n) == (w2, s2, e2, n2)
+    assert 7.0 < w < e < 7.6 and 50.4 < s < n < 50.7  # the Middle Rhine
+    mw, ms, me, mn = m.lonlat_bounds
+    assert abs(w - mw) < 0.02 and abs(n - mn) < 0.02

@@ -40,7 +40,7 @@ def cmd_build(args: argparse.Namespace) -> int:
         return {
             "picture": {
                 "file": "terrain.png",
-                "lonlat_bounds": img.lonlat_bounds,
+                "lonlat_bounds": img.latlon_corners,  # key kept: ((s, w), (n, e))
                 "size": list(img.size),
                 "metres_per_px": args.picture_m,
                 "projection": "EPSG:3857 rows and columns",

@@ -35,7 +35,9 @@ def _merc_y(lat: float) -> float:
 def picture_fraction(
     bounds: tuple[tuple[float, float], tuple[float, float]], lon: float, lat: float
 ) -> tuple[float, float]:
-    """Where a lon/lat falls in a Web Mercator picture, as fractions (left, top).
+    """Where a lon/lat falls in a Web Mercator picture with corners ``bounds``
+    (``((south, west), (north, east))``, as ``TerrainImage.latlon_corners``),
+    as fractions (left, top).
 
     Examples:
         >>> picture_fraction(((50.0, 7.0), (51.0, 8.0)), 7.5, 51.0)
@@ -64,7 +66,7 @@ def static_map_html(
     if game is not None:
         w, h = SYMBOL_SIZE
         for s in unit_stacks(game):
-            fx, fy = picture_fraction(pic.lonlat_bounds, s.lon, s.lat)
+            fx, fy = picture_fraction(pic.latlon_corners, s.lon, s.lat)
             marks.append(
                 f"<img src='{svg_data_url(s.svg)}' title='{html.escape(s.title)}' "
                 f"style='position:absolute;left:calc({fx:.2%} - {w // 2}px);"

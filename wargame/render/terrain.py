@@ -62,13 +62,20 @@ class TerrainImage:
 
     Attributes:
         png: the PNG bytes.
-        lonlat_bounds: ``((south, west), (north, east))`` as Leaflet wants them.
+        latlon_corners: ``((south, west), (north, east))``: the corners as
+            (lat, lon) pairs, the order Leaflet's ``ImageOverlay`` wants.
         size: ``(width, height)`` in pixels.
     """
 
     png: bytes
-    lonlat_bounds: tuple[tuple[float, float], tuple[float, float]]
+    latlon_corners: tuple[tuple[float, float], tuple[float, float]]
     size: tuple[int, int]
+
+    @property
+    def lonlat_bounds(self) -> tuple[float, float, float, float]:
+        """``(west, south, east, north)`` in degrees, as ``Map.lonlat_bounds``."""
+        (s, w), (n, e) = self.latlon_corners
+        return (w, s, e, n)
 
     def data_url(self) -> str:
         """The picture as a ``data:`` URL (for ``ipyleaflet.ImageOverlay``)."""
@@ -243,7 +250,7 @@ def terrain_image(
     east, north = merc_to_lonlat(mb[2], mb[3])
     return TerrainImage(
         png=buf.getvalue(),
-        lonlat_bounds=((south, west), (north, east)),
+        latlon_corners=((south, west), (north, east)),
         size=(w, h),
     )
 
@@ -277,9 +284,11 @@ def map_picture(m: Map, *, hex_outlines: bool = False) -> TerrainImage:
     pic = m.meta.get("picture")
     if pic and m.window is None and not hex_outlines:
         png = _read_checked(m.folder, pic["file"], m.meta)
+        # the map's metadata.json keeps the corners under "lonlat_bounds" as
+        # ((south, west), (north, east)), the order Leaflet takes
         (s, w), (n, e) = pic["lonlat_bounds"]
         size = Image.open(io.BytesIO(png)).size
-        return TerrainImage(png=png, lonlat_bounds=((s, w), (n, e)), size=size)
+        return TerrainImage(png=png, latlon_corners=((s, w), (n, e)), size=size)
     key = _cache_key(m) + ("-hex" if hex_outlines else "")
     folder = cache_dir() / "pictures"
     png_path = folder / f"{m.name}-{key}.png"
@@ -288,9 +297,9 @@ def map_picture(m: Map, *, hex_outlines: bool = False) -> TerrainImage:
         try:
             info = json.loads(meta_path.read_text())
             png = png_path.read_bytes()
-            (s, w), (n, e) = info["lonlat_bounds"]
+            (s, w), (n, e) = info["latlon_corners"]
             return TerrainImage(
-                png=png, lonlat_bounds=((s, w), (n, e)), size=tuple(info["size"])
+                png=png, latlon_corners=((s, w), (n, e)), size=tuple(info["size"])
             )  # type: ignore[arg-type]
         except (OSError, ValueError, KeyError):
             pass  # damaged cache: render again
@@ -300,7 +309,7 @@ def map_picture(m: Map, *, hex_outlines: bool = False) -> TerrainImage:
         folder.mkdir(parents=True, exist_ok=True)
         png_path.write_bytes(img.png)
         meta_path.write_text(
-            json.dumps({"lonlat_bounds": img.lonlat_bounds, "size": img.size})
+            json.dumps({"latlon_corners": img.latlon_corners, "size": img.size})
         )
     except OSError:
         pass

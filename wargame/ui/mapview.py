@@ -53,7 +53,7 @@ class MapView(w.VBox):  # type: ignore[misc]
         #: Extra rows for the hex info panel: ``info_rows(label) -> [(name, html)]``.
         self.info_rows: Callable[[str], list[tuple[str, str]]] | None = None
         pic = map_picture(game_map, hex_outlines=hex_outlines)
-        (s, west), (n, e) = pic.lonlat_bounds
+        (s, west), (n, e) = pic.latlon_corners
         layers: list[Any] = []
         self.note = w.HTML()
         if web_tiles:
