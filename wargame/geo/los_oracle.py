@@ -35,6 +35,82 @@ from wargame.geo.los import (
 from wargame.geo.raster import RasterGrid, bilinear, nearest
 
 
+class _Ray:
+    """One sampled sight line: where the samples are and what stands there."""
+
+    def __init__(
+        self,
+        terrain: LOSTerrain,
+        a: tuple[float, float],
+        b: tuple[float, float],
+        observer_height_m: float,
+        target_height_m: float,
+        curvature_coeff: float,
+    ) -> None:
+        self.terrain = terrain
+        self.ax, self.ay = map(float, a)
+        self.bx, self.by = map(float, b)
+        self.D = math.hypot(self.bx - self.ax, self.by - self.ay)
+        self.k = curvature_coeff / (2.0 * EARTH_RADIUS_M)
+        zg = terrain.dem_grid
+        self.z_eye = float(bilinear(terrain.dem, zg, self.ax, self.ay))
+        self.z_eye += observer_height_m
+        self.z_tgt = float(bilinear(terrain.dem, zg, self.bx, self.by))
+        self.z_tgt += target_height_m
+
+    def samples(
+        self, step_m: float, model_samples: bool = False
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]] | None:
+        """``(d, t)``: distances and fractions of the samples (``None``: none).
+
+        Every ``step_m`` metres, or (``model_samples``) at the point model's own
+        ``t = i / n``, ``n = ceil(D / step_m - 1e-6)``.
+        """
+        if model_samples:
+            n = math.ceil(self.D / step_m - 1e-6)
+            if n < 2:
+                return None
+            t = np.arange(1, n) / n
+            return t * self.D, t
+        if step_m >= self.D:
+            return None
+        d = np.arange(step_m, self.D - 1e-9, step_m)
+        return d, d / self.D
+
+    def xy(
+        self, t: npt.NDArray[np.float64]
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """The map points of the samples."""
+        return self.ax + (self.bx - self.ax) * t, self.ay + (self.by - self.ay) * t
+
+    def obstacle_heights(
+        self,
+        obstacles: Obstacles,
+        x: npt.NDArray[np.float64],
+        y: npt.NDArray[np.float64],
+    ) -> npt.NDArray[np.float64] | None:
+        """Obstacle height at each sample (``None``: no obstacles count)."""
+        terrain = self.terrain
+        heights = terrain.heights_for(obstacles)
+        if not heights:
+            return None
+        codes = nearest(terrain.cover, terrain.cover_grid, x, y).astype(np.int64)
+        oh = np.zeros(256)
+        for name, h in heights.items():
+            oh[terrain.classes.index(name)] = h
+        return oh[codes]  # type: ignore[no-any-return]
+
+    def clear(
+        self,
+        d: npt.NDArray[np.float64],
+        t: npt.NDArray[np.float64],
+        top: npt.NDArray[np.float64],
+    ) -> bool:
+        """Whether no sample's top reaches the sight line (with curvature)."""
+        line = self.z_eye + (self.z_tgt - self.z_eye) * t - self.k * d * (self.D - d)
+        return not bool((top > line).any())
+
+
 def oracle_los(
     terrain: LOSTerrain,
     a: tuple[float, float],
@@ -47,34 +123,22 @@ def oracle_los(
     curvature_coeff: float = CURVATURE_COEFF,
 ) -> bool:
     """Whether ``a`` sees ``b`` by one ray sampled every ``step_m`` metres."""
-    ax, ay = map(float, a)
-    bx, by = map(float, b)
-    D = math.hypot(bx - ax, by - ay)
-    k = curvature_coeff / (2.0 * EARTH_RADIUS_M)
-    zg = terrain.dem_grid
-    z_eye = float(bilinear(terrain.dem, zg, ax, ay)) + observer_height_m
-    z_tgt = float(bilinear(terrain.dem, zg, bx, by)) + target_height_m
-    if step_m >= D:
+    ray = _Ray(terrain, a, b, observer_height_m, target_height_m, curvature_coeff)
+    got = ray.samples(step_m)
+    if got is None:
         return True
-    d = np.arange(step_m, D - 1e-9, step_m)
-    t = d / D
-    x = ax + (bx - ax) * t
-    y = ay + (by - ay) * t
-    top = bilinear(terrain.dem, zg, x, y)
-    heights = terrain.heights_for(obstacles)
-    if heights:
-        codes = nearest(terrain.cover, terrain.cover_grid, x, y).astype(np.int64)
-        oh = np.zeros(256)
-        for name, h in heights.items():
-            oh[terrain.classes.index(name)] = h
+    d, t = got
+    x, y = ray.xy(t)
+    top = bilinear(terrain.dem, terrain.dem_grid, x, y)
+    oh = ray.obstacle_heights(obstacles, x, y)
+    if oh is not None:
         g = terrain.hexgrid
-        qa, ra = g.xy_to_axial(ax, ay)
-        qb, rb = g.xy_to_axial(bx, by)
+        qa, ra = g.xy_to_axial(ray.ax, ray.ay)
+        qb, rb = g.xy_to_axial(ray.bx, ray.by)
         qs, rs = g.xy_to_axial(x, y)
         own = ((qs == qa) & (rs == ra)) | ((qs == qb) & (rs == rb))
-        top = top + np.where(own, 0.0, oh[codes])
-    line = z_eye + (z_tgt - z_eye) * t - k * d * (D - d)
-    return not bool((top > line).any())
+        top = top + np.where(own, 0.0, oh)
+    return ray.clear(d, t, top)
 
 
 def oracle_point_los(
@@ -106,39 +170,21 @@ def oracle_point_los(
         >>> oracle_point_los(t, (50.0, 250.0), (450.0, 250.0))
         True
     """
-    ax, ay = map(float, a)
-    bx, by = map(float, b)
-    D = math.hypot(bx - ax, by - ay)
-    k = curvature_coeff / (2.0 * EARTH_RADIUS_M)
-    zg = terrain.dem_grid
-    z_eye = float(bilinear(terrain.dem, zg, ax, ay)) + observer_height_m
-    z_tgt = float(bilinear(terrain.dem, zg, bx, by)) + target_height_m
-    if model_samples:
-        n = math.ceil(D / step_m - 1e-6)
-        if n < 2:
-            return True
-        t = np.arange(1, n) / n
-        d = t * D
-    else:
-        if step_m >= D:
-            return True
-        d = np.arange(step_m, D - 1e-9, step_m)
-        t = d / D
-    x = ax + (bx - ax) * t
-    y = ay + (by - ay) * t
-    top = bilinear(terrain.dem, zg, x, y)
-    heights = terrain.heights_for(obstacles)
-    if heights:
-        codes = nearest(terrain.cover, terrain.cover_grid, x, y).astype(np.int64)
-        oh = np.zeros(256)
-        for name, h in heights.items():
-            oh[terrain.classes.index(name)] = h
+    ray = _Ray(terrain, a, b, observer_height_m, target_height_m, curvature_coeff)
+    got = ray.samples(step_m, model_samples)
+    if got is None:
+        return True
+    d, t = got
+    x, y = ray.xy(t)
+    top = bilinear(terrain.dem, terrain.dem_grid, x, y)
+    oh = ray.obstacle_heights(obstacles, x, y)
+    if oh is not None:
+        D = ray.D
         exempt = ((d <= margin_m) & (not standing_in[0])) | (
             (D - d <= margin_m) & (not standing_in[1])
         )
-        top = top + np.where(exempt, 0.0, oh[codes])
-    line = z_eye + (z_tgt - z_eye) * t - k * d * (D - d)
-    return not bool((top > line).any())
+        top = top + np.where(exempt, 0.0, oh)
+    return ray.clear(d, t, top)
 
 
 def oracle_pairs(
