@@ -41,17 +41,36 @@ class Hidden(Mixin):
     # -- shared queries --------------------------------------------------- #
     def enemy_in(self, state: GameState, hex_: str, side: str) -> list[Unit]:
         """Non-hidden enemy units in a hex."""
-        return [u for u in state.units_at(hex_) if u.side != side and not u.hidden]
+        memo = self.memo(state)
+        if memo is None:
+            return [u for u in state.units_at(hex_) if u.side != side and not u.hidden]
+        key = ("enemy_in", hex_, side)
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = tuple(
+                u for u in self.units_in(state, hex_) if u.side != side and not u.hidden
+            )
+        return list(got)
 
     def sight(self, state: GameState, a: str, b: str) -> Any:
         """The rulebook LOS between two hexes, smoke included (§6.0, §13)."""
         smoke = state.vars.get("smoke")
         if smoke:
-            return self.board.smoke_los(a, b, self.smoke_levels(smoke))
+            return self.board.smoke_los(a, b, self.smoke_map(smoke))
         return self.board.los(a, b)
 
     def seen_by_enemy(self, state: GameState, hex_: str, side: str) -> bool:
         """Whether any enemy unit on the map has a clear LOS to ``hex_``."""
+        memo = self.memo(state)
+        if memo is None:
+            return self._seen_by_enemy(state, hex_, side)
+        key = ("seen_by_enemy", hex_, side)
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = self._seen_by_enemy(state, hex_, side)
+        return bool(got)
+
+    def _seen_by_enemy(self, state: GameState, hex_: str, side: str) -> bool:
         for u in state.units.values():
             if u.side == side or u.destroyed or u.hex is None or u.hidden:
                 continue
@@ -64,9 +83,19 @@ class Hidden(Mixin):
         (seed 003 §10.0 #3), from what it knows: the enemy has hidden units, and
         one could be in this hex without having been revealed already (a cover
         hex, or an open hex not within 2 hexes of one of ``side``'s units)."""
+        memo = self.memo(state)
+        if memo is None:
+            return self._suspected(state, side, hex_)
+        key = ("suspected", side, hex_)
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = self._suspected(state, side, hex_)
+        return bool(got)
+
+    def _suspected(self, state: GameState, side: str, hex_: str) -> bool:
         if int(state.vars.get(f"hidden_count:{self.other(side)}", 0)) <= 0:
             return False
-        if any(u.side == side for u in state.units_at(hex_)):
+        if any(u.side == side for u in self.units_in(state, hex_)):
             return False
         if self.board.cover(hex_):
             return True

@@ -102,7 +102,7 @@ class Mortars(Mixin):
         raw = state.vars.get("smoke")
         if not raw:
             return 0
-        smoke = self.smoke_levels(raw)
+        smoke = self.smoke_map(raw)
         n = int(smoke.get(to, 0))
         if frm != to:
             n += int(smoke.get(frm, 0)) + int(self.board.smoke_passed(frm, to, smoke))
@@ -124,6 +124,17 @@ class Mortars(Mixin):
     def spotting_hexes(self, state: GameState, side: str, mortar: Unit) -> list[str]:
         """Hexes a mortar may spot through (§12.0): within 2 hexes, in its clear
         LOS, without a seen enemy unit, other than its own hex."""
+        assert mortar.hex is not None
+        memo = self.memo(state)
+        if memo is not None:
+            mkey = ("spotting", side, mortar.id, mortar.hex)
+            kept = memo.get(mkey)
+            if kept is None:
+                kept = memo[mkey] = tuple(self._spotting(state, side, mortar))
+            return list(kept)
+        return self._spotting(state, side, mortar)
+
+    def _spotting(self, state: GameState, side: str, mortar: Unit) -> list[str]:
         assert mortar.hex is not None
         around = self.board.within(mortar.hex, SPOTTER_REACH)
         held = frozenset(h for h in around if self.enemy_in(state, h, side))
@@ -149,6 +160,17 @@ class Mortars(Mixin):
         the highest, for the elevation modifiers; then the least smoke on the
         line; then the nearest; then by label).  ``None``: no spotting hex
         sees the target."""
+        memo = self.memo(state)
+        if memo is not None:
+            key = ("best_spotter", side, mortar.id, mortar.hex, target)
+            if key not in memo:
+                memo[key] = self._best_spotter(state, side, mortar, target)
+            return memo[key]  # type: ignore[no-any-return]
+        return self._best_spotter(state, side, mortar, target)
+
+    def _best_spotter(
+        self, state: GameState, side: str, mortar: Unit, target: str
+    ) -> str | None:
         assert mortar.hex is not None
         cands = [
             h

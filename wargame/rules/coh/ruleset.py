@@ -189,6 +189,16 @@ class CohRuleset(
     # -- who may pay how -------------------------------------------------- #
     def pays(self, state: GameState, side: str, units: tuple[str, ...]) -> list[str]:
         """The payment modes worth trying for ``units`` now."""
+        memo = self.memo(state)
+        if memo is None:
+            return self._pays(state, side, units)
+        key = ("pays", side, units)
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = tuple(self._pays(state, side, units))
+        return list(got)
+
+    def _pays(self, state: GameState, side: str, units: tuple[str, ...]) -> list[str]:
         if self.free_action(state, side):
             return ["card"]  # a Command Action card's free action (card #2)
         sts = [status_of(state.units[u]) for u in units]
@@ -204,7 +214,8 @@ class CohRuleset(
     # -- legality --------------------------------------------------------- #
     def check(self, state: GameState, action: Action) -> None:
         """Raise :class:`IllegalActionError` saying why ``action`` is not allowed."""
-        reason = self.why_not(state, action)
+        with self.memo_scope(state):  # only read: answers kept (_memo.py)
+            reason = self.why_not(state, action)
         if reason is not None:
             raise IllegalActionError(reason)
 
@@ -284,6 +295,10 @@ class CohRuleset(
 
     def legal_actions(self, state: GameState) -> list[Action]:
         """Every action the side to decide may take, in a stable order."""
+        with self.memo_scope(state):  # only read: answers kept (_memo.py)
+            return self._legal_actions(state)
+
+    def _legal_actions(self, state: GameState) -> list[Action]:
         side = self.current_side(state)
         if side is None:
             return []
