@@ -176,6 +176,7 @@ class Mixin(MemoScope):
     # methods of other mixins
     enemy_in: Any
     sight: Any
+    sight_fan: Any
     suspected: Any
     other: Any
     pay: Any

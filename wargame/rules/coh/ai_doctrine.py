@@ -112,6 +112,10 @@ class DoctrinePolicy:
         if isinstance(acts[0], KeepRoll):
             return luck_choice(decision)  # a Luck! window (card #12)
         s = Scorer(decision)
+        with s.rules.memo_scope(s.view):  # the view is only read (_memo.py)
+            return self._choose(decision, s, acts)
+
+    def _choose(self, decision: Decision, s: Scorer, acts: list[Action]) -> Any:
         r, v, side = s.rules, s.view, s.side
         active = {
             u.id

@@ -184,6 +184,9 @@ class CohBoard(SightMixin):
         self._front: dict[tuple[str, int], tuple[str, ...]] = {}
         #: move_extra() answers per (from, to, mobility); new for each copy
         self._move_extra: dict[tuple[str, str, str], float | None] = {}
+        #: sight fans (Hidden.sight_fan) per (hex, facing, radius, smoke); new
+        #: for each copy
+        self._fans: dict[tuple[Any, ...], frozenset[str]] = {}
 
     # -- construction helpers ---------------------------------------------- #
     def _river_water(self, waterway: Mapping[str, Any]) -> set[str]:
@@ -292,6 +295,7 @@ class CohBoard(SightMixin):
         new = copy.copy(self)
         new.terrain, new.level, new._los = terrain, level, {}
         new._move_extra = {}  # terrain and levels changed: costs are new
+        new._fans = {}  # and so is the sight
         return new
 
     # -- hexes -------------------------------------------------------------- #

@@ -59,6 +59,35 @@ class Hidden(Mixin):
             return self.board.smoke_los(a, b, self.smoke_map(smoke))
         return self.board.los(a, b)
 
+    def sight_fan(
+        self, state: GameState, origin: str, facing: int | None, radius: int
+    ) -> frozenset[str]:
+        """The hexes within ``radius`` of ``origin`` in clear :meth:`sight`
+        of it and, with a ``facing``, in that arc of fire (§6.0, §6.1, §13).
+
+        Only the board and the smoke decide it, so it is kept per board and
+        smoke (never per unit: hidden units play no part in it)."""
+        smoke = state.vars.get("smoke") or ()
+        key = (origin, facing, radius, smoke)
+        fans = self.board._fans
+        try:
+            got: frozenset[str] | None = fans.get(key)
+        except TypeError:  # unhashable smoke: work it out each time
+            key, got = None, None
+        if got is None:
+            arc = self.board.in_arc
+            got = frozenset(
+                h
+                for h in self.board.within(origin, radius)
+                if (facing is None or arc(origin, facing, h))
+                and self.sight(state, origin, h).clear
+            )
+            if key is not None:
+                if len(fans) > 20000:
+                    fans.clear()
+                fans[key] = got
+        return got
+
     def seen_by_enemy(self, state: GameState, hex_: str, side: str) -> bool:
         """Whether any enemy unit on the map has a clear LOS to ``hex_``."""
         memo = self.memo(state)
@@ -99,6 +128,19 @@ class Hidden(Mixin):
             return False
         if self.board.cover(hex_):
             return True
+        memo = self.memo(state)
+        if memo is not None:
+            key = ("watched", side)
+            watched = memo.get(key)
+            if watched is None:  # what side's units see within 2 hexes
+                watched = memo[key] = frozenset().union(
+                    *(
+                        self.sight_fan(state, u.hex, None, 2)
+                        for u in state.units.values()
+                        if u.side == side and not u.destroyed and u.hex is not None
+                    )
+                )
+            return hex_ not in watched
         return not any(
             u.side == side
             and not u.destroyed

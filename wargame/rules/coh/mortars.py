@@ -172,10 +172,28 @@ class Mortars(Mixin):
         self, state: GameState, side: str, mortar: Unit, target: str
     ) -> str | None:
         assert mortar.hex is not None
+        # what each spotting hex sees within the mortar's reach, kept per hex
+        # (Hidden.sight_fan); a target beyond it is looked at directly
+        far = int(self.specs[mortar.id].type.range or 0) * 2 + SPOTTER_REACH
+        memo = self.memo(state)
+        key = ("spotter_fans", side, mortar.id, mortar.hex)
+        fans = None if memo is None else memo.get(key)
+        if fans is None:
+            fans = [
+                (h, self.sight_fan(state, h, None, far))
+                for h in self.spotting_hexes(state, side, mortar)
+            ]
+            if memo is not None:
+                memo[key] = fans
+        dist = self.board.distance
         cands = [
             h
-            for h in self.spotting_hexes(state, side, mortar)
-            if self.sight(state, h, target).clear
+            for h, fan in fans
+            if (
+                target in fan
+                if dist(h, target) <= far
+                else self.sight(state, h, target).clear
+            )
         ]
         if not cands:
             return None

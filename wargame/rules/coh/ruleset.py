@@ -355,11 +355,12 @@ class CohRuleset(
         if hidden_left:
             mine_hexes = {u.hex for u in mine}
             near = {h for x in mine_hexes if x for h in self.board.within(x, 2)}
+            seen = set(enemy_hexes)
             suspect = {
                 h
                 for h in self.board.labels
                 if h not in mine_hexes
-                and h not in enemy_hexes
+                and h not in seen
                 and (h not in near or self.suspected(state, side, h))
             }
         pays_of = {u.id: self.pays(state, side, (u.id,)) for u in mine}
@@ -392,11 +393,12 @@ class CohRuleset(
             narrow = (
                 lead.facing is not None and not ut.turret and not self.all_round(lead)
             )
+            # the hexes in its arc (if narrow) and clear LOS, within its reach
+            fan = self.sight_fan(
+                state, lead.hex, lead.facing if narrow else None, max(reach, 0)
+            )
             for h in sorted(set(cands)):
-                if h != lead.hex and (
-                    (narrow and not self.board.in_arc(lead.hex, lead.facing, h))
-                    or not self.sight(state, lead.hex, h).clear
-                ):
+                if h != lead.hex and h not in fan:
                     continue  # what fire_problem refuses, checked cheaply first
                 # the problem of a fire without CAPs does not depend on the payment
                 problem, cost = self.fire_problem(state, side, Fire((lead.id,), h))
