@@ -41,7 +41,7 @@ class Hidden(Mixin):
     # -- shared queries --------------------------------------------------- #
     def enemy_in(self, state: GameState, hex_: str, side: str) -> list[Unit]:
         """Non-hidden enemy units in a hex."""
-        memo = self.memo(state)
+        memo = self.unit_memo(state)  # unit objects: this state's own memo
         if memo is None:
             return [u for u in state.units_at(hex_) if u.side != side and not u.hidden]
         key = ("enemy_in", hex_, side)
@@ -341,14 +341,17 @@ class Hidden(Mixin):
                 continue
             if u.attrs.get("carried_by"):
                 continue  # transported units do not hide (.vehicles)
+            modes = pays(state, side, (u.id,))
             for to in [u.hex, *self.board.neighbors(u.hex)]:
-                for pay in pays(state, side, (u.id,)):
+                if not modes:
+                    continue
+                # the problem of a hide does not depend on the payment
+                problem, cost = self.hide_problem(state, side, Hide((u.id,), to))
+                if problem is not None:
+                    continue
+                for pay in modes:
                     a = Hide((u.id,), to, pay)
-                    problem, cost = self.hide_problem(state, side, a)
-                    if (
-                        problem is None
-                        and self.pay_problem(state, side, a.units, pay, cost) is None
-                    ):
+                    if self.pay_problem(state, side, a.units, pay, cost) is None:
                         out.append(a)
         return out
 

@@ -454,14 +454,17 @@ class Mortars(Mixin):
                 continue
             pays = self.pays(state, side, (u.id,))
             for h in self._targets(state, side, u):
-                problem, cost = self.indirect_problem(
-                    state, side, IndirectFire((u.id,), h, None, "ap")
-                )
+                probe = IndirectFire((u.id,), h, None, "ap")
+                problem, cost = self.indirect_problem(state, side, probe)
                 if problem is not None:
                     continue
                 for pay in pays:
                     if self.pay_problem(state, side, (u.id,), pay, cost) is None:
-                        out.append(IndirectFire((u.id,), h, None, pay))
+                        out.append(
+                            probe
+                            if pay == "ap"
+                            else IndirectFire((u.id,), h, None, pay)
+                        )
         return out
 
     def smoke_options(self, state: GameState, side: str) -> list[SmokeFire]:

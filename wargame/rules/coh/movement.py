@@ -109,6 +109,21 @@ class Movement(Mixin):
         self, state: GameState, side: str, a: Move
     ) -> tuple[str | None, int]:
         """Why a move is illegal (``None``) and its AP cost."""
+        memo = self.memo(state)
+        if memo is None:
+            return self._move_problem(state, side, a)
+        key = ("move_problem", side, a)
+        try:
+            got = memo.get(key)
+        except TypeError:  # an unhashable field: nothing kept
+            return self._move_problem(state, side, a)
+        if got is None:
+            got = memo[key] = self._move_problem(state, side, a)
+        return got  # type: ignore[no-any-return]
+
+    def _move_problem(
+        self, state: GameState, side: str, a: Move
+    ) -> tuple[str | None, int]:
         units = [state.units.get(x) for x in a.units]
         if not a.units or any(u is None for u in units):
             return "no such unit", 0
@@ -224,13 +239,12 @@ class Movement(Mixin):
         hidden: bool = False,
         then: tuple[str, ...] = (),
     ) -> list[Move]:
-        problem, cost = self.move_problem(
-            state, side, Move(units, to, "ap", None, hidden, then)
-        )
+        probe = Move(units, to, "ap", None, hidden, then)
+        problem, cost = self.move_problem(state, side, probe)
         if problem is not None:
             return []
         return [
-            Move(units, to, pay, None, hidden, then)
+            probe if pay == "ap" else Move(units, to, pay, None, hidden, then)
             for pay in pays(state, side, units)
             if self.pay_problem(state, side, units, pay, cost) is None
         ]
@@ -269,14 +283,17 @@ class Movement(Mixin):
         for u in state.units.values():
             if u.side != side or u.destroyed or u.hex is None or u.hidden:
                 continue
+            modes = pays(state, side, (u.id,))
             for f in range(6):
-                for pay in pays(state, side, (u.id,)):
+                if not modes:
+                    continue
+                # the problem of a pivot does not depend on the payment
+                problem, cost = self.pivot_problem(state, side, Pivot((u.id,), f))
+                if problem is not None:
+                    continue
+                for pay in modes:
                     a = Pivot((u.id,), f, pay)
-                    problem, cost = self.pivot_problem(state, side, a)
-                    if (
-                        problem is None
-                        and self.pay_problem(state, side, a.units, pay, cost) is None
-                    ):
+                    if self.pay_problem(state, side, a.units, pay, cost) is None:
                         out.append(a)
         return out
 

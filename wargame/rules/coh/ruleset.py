@@ -401,7 +401,8 @@ class CohRuleset(
                 if h != lead.hex and h not in fan:
                     continue  # what fire_problem refuses, checked cheaply first
                 # the problem of a fire without CAPs does not depend on the payment
-                problem, cost = self.fire_problem(state, side, Fire((lead.id,), h))
+                probe = Fire((lead.id,), h)
+                problem, cost = self.fire_problem(state, side, probe)
                 if problem is not None:
                     continue
                 sup_all = [
@@ -412,7 +413,7 @@ class CohRuleset(
                 for pay in lead_pays:
                     if self.pay_problem(state, side, (lead.id,), pay, cost):
                         continue
-                    out.append(Fire((lead.id,), h, pay))
+                    out.append(probe if pay == "ap" else Fire((lead.id,), h, pay))
                     sup = tuple(s.id for s in sup_all if pay in pays_of[s.id])
                     if sup:
                         g = Fire((lead.id, *sup), h, pay)

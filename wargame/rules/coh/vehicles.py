@@ -155,6 +155,18 @@ class Vehicles(Mixin):
 
         ASSUMPTION: +2 smoke cancels the open-ground bonus moves of its hex
         (§13); here it cancels the road bonus moves into it as well."""
+        memo = self.memo(state)
+        if memo is None:
+            return self._bonus_symbols(state, u, frm, to)
+        key = ("bonus_symbols", u.id, frm, to)
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = frozenset(self._bonus_symbols(state, u, frm, to))
+        return set(got)
+
+    def _bonus_symbols(
+        self, state: GameState, u: Unit, frm: str | None, to: str
+    ) -> set[str]:
         if self._smoke_at(state, to) >= 2:
             return set()
         out = self._terrain_symbols(to)
@@ -271,6 +283,18 @@ class Vehicles(Mixin):
         self, state: GameState, u: Unit, first: str
     ) -> list[tuple[str, ...]]:
         """Every legal run of bonus moves after the paid move into ``first``."""
+        memo = self.memo(state)
+        if memo is None:
+            return self._bonus_paths(state, u, first)
+        key = ("bonus_paths", u.id, u.hex, u.facing, first)
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = tuple(self._bonus_paths(state, u, first))
+        return list(got)
+
+    def _bonus_paths(
+        self, state: GameState, u: Unit, first: str
+    ) -> list[tuple[str, ...]]:
         if self._bonus_start(state, u, first) is not None:
             return []
         out: list[tuple[str, ...]] = []
