@@ -128,8 +128,10 @@ class DoctrinePolicy:
         # ASSUMPTION: a fresh unit does not join an open activation for an
         # action of its own (it would share the pool and be spent with it,
         # §3.0, seed 003 §9.0); the doctrine spends the activated units first.
-        joins = [a for a in acts if _joins(a, active)]
-        keep = [a for a in acts if not _joins(a, active)]
+        joins: list[Action] = []
+        keep: list[Action] = []
+        for a in acts:
+            (joins if _joins(a, active) else keep).append(a)
         got = self._decide(decision, s, keep)
         if got is not None:
             return got
@@ -181,9 +183,7 @@ class DoctrinePolicy:
             reach = int(ut.range or 0)
             if lead.hex is None or r.board.distance(lead.hex, a.hex) > reach:
                 continue  # normal range only (§20.3)
-            if a.hex != lead.hex and any(
-                x.side == s.side for x in v.units_at(a.hex)
-            ):
+            if a.hex != lead.hex and any(x.side == s.side for x in v.units_at(a.hex)):
                 continue  # not into a melee of its own units (rolled against too)
             _, need = s.fire_value(a)
             if isinstance(a, Fire) and a.card:
@@ -239,9 +239,7 @@ class DoctrinePolicy:
         need_support = min(SUPPORT, len(ready))
         unseen = int(v.vars.get(f"hidden_count:{r.other(side)}", 0)) > 0
         last_round = v.turn >= int(r.scenario.turns)
-        held = {
-            h for h in s.objectives if v.control.get(h) == side
-        }
+        held = {h for h in s.objectives if v.control.get(h) == side}
         cands: list[tuple[float, int, Action]] = []
         for i, a in enumerate(acts):
             if not isinstance(a, Move) or a.pay not in pays or a.hidden:

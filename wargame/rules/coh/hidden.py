@@ -346,11 +346,12 @@ class Hidden(Mixin):
                 if not modes:
                     continue
                 # the problem of a hide does not depend on the payment
-                problem, cost = self.hide_problem(state, side, Hide((u.id,), to))
+                probe = Hide((u.id,), to)
+                problem, cost = self.hide_problem(state, side, probe)
                 if problem is not None:
                     continue
                 for pay in modes:
-                    a = Hide((u.id,), to, pay)
+                    a = probe if pay == "ap" else Hide((u.id,), to, pay)
                     if self.pay_problem(state, side, a.units, pay, cost) is None:
                         out.append(a)
         return out

@@ -51,6 +51,21 @@ class Movement(Mixin):
     ) -> tuple[int | None, str]:
         """AP for unit ``uid`` to enter neighbour ``to``, and why (``None``:
         it may not)."""
+        memo = self.memo(state)
+        if memo is None:
+            return self._step_cost(state, uid, to, hidden)
+        key = ("step_cost", uid, to, hidden)
+        try:
+            got = memo.get(key)
+        except TypeError:  # an unhashable hex: nothing kept
+            return self._step_cost(state, uid, to, hidden)
+        if got is None:
+            got = memo[key] = self._step_cost(state, uid, to, hidden)
+        return got  # type: ignore[no-any-return]
+
+    def _step_cost(
+        self, state: GameState, uid: str, to: str, hidden: bool
+    ) -> tuple[int | None, str]:
         u = state.units[uid]
         ut = self.specs[uid].type
         m = self.marker(u)
@@ -218,15 +233,17 @@ class Movement(Mixin):
         if problem is not None:
             return []
         modes = pays(state, side, (u.id,))
-        return [
-            Move((u.id,), (to,), pay, None, False, then)
-            for then in paths
-            for pay in modes
-            if self.pay_problem(
-                state, side, (u.id,), pay, cost + self.bonus_cost(u, to, then)
-            )
-            is None
-        ]
+        memo = self.memo(state)
+        out = []
+        for then in paths:
+            total = cost + self.bonus_cost(u, to, then)
+            for pay in modes:
+                if self.pay_problem(state, side, (u.id,), pay, total) is None:
+                    a = Move((u.id,), (to,), pay, None, False, then)
+                    out.append(a)
+                    if memo is not None:  # what move_problem finds for it
+                        memo[("move_problem", side, a)] = (None, total)
+        return out
 
     def _paid(
         self,
@@ -288,11 +305,12 @@ class Movement(Mixin):
                 if not modes:
                     continue
                 # the problem of a pivot does not depend on the payment
-                problem, cost = self.pivot_problem(state, side, Pivot((u.id,), f))
+                probe = Pivot((u.id,), f)
+                problem, cost = self.pivot_problem(state, side, probe)
                 if problem is not None:
                     continue
                 for pay in modes:
-                    a = Pivot((u.id,), f, pay)
+                    a = probe if pay == "ap" else Pivot((u.id,), f, pay)
                     if self.pay_problem(state, side, a.units, pay, cost) is None:
                         out.append(a)
         return out

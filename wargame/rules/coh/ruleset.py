@@ -330,6 +330,11 @@ class CohRuleset(
         out += self.hasty_options(state, side)  # §18.1.3 (hasty.py)
         out += self.transport_options(state, side, self.pays)  # §17
         out += self.card_options(state, side, [*fires, *indirect, *flames])  # §8
+        if not any(  # what vehicle_action_problem looks for (§14.5, §17.0)
+            u.attrs.get("carried_by") or u.attrs.get("immobilised")
+            for u in state.units.values()
+        ):
+            return out
         return [a for a in out if self.vehicle_action_problem(state, a) is None]
 
     def fire_options(self, state: GameState, side: str) -> list[Action]:
@@ -356,9 +361,16 @@ class CohRuleset(
             mine_hexes = {u.hex for u in mine}
             near = {h for x in mine_hexes if x for h in self.board.within(x, 2)}
             seen = set(enemy_hexes)
+            # only the hexes some unit may be offered (its normal range, below)
+            offered = {
+                h
+                for u in mine
+                if u.hex is not None and self.specs[u.id].type.fire_cost is not None
+                for h in self.board.within(u.hex, int(self.specs[u.id].type.range or 0))
+            }
             suspect = {
                 h
-                for h in self.board.labels
+                for h in offered
                 if h not in mine_hexes
                 and h not in seen
                 and (h not in near or self.suspected(state, side, h))
@@ -397,9 +409,8 @@ class CohRuleset(
             fan = self.sight_fan(
                 state, lead.hex, lead.facing if narrow else None, max(reach, 0)
             )
-            for h in sorted(set(cands)):
-                if h != lead.hex and h not in fan:
-                    continue  # what fire_problem refuses, checked cheaply first
+            # the rest is what fire_problem refuses, left out cheaply first
+            for h in sorted(h for h in set(cands) if h == lead.hex or h in fan):
                 # the problem of a fire without CAPs does not depend on the payment
                 probe = Fire((lead.id,), h)
                 problem, cost = self.fire_problem(state, side, probe)

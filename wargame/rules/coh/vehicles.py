@@ -289,8 +289,39 @@ class Vehicles(Mixin):
         key = ("bonus_paths", u.id, u.hex, u.facing, first)
         got = memo.get(key)
         if got is None:
-            got = memo[key] = tuple(self._bonus_paths(state, u, first))
+            got = memo[key] = self._kept_bonus_paths(state, u, first)
         return list(got)
+
+    def _kept_bonus_paths(
+        self, state: GameState, u: Unit, first: str
+    ) -> tuple[tuple[str, ...], ...]:
+        """:meth:`bonus_paths`, kept from turn to turn for tracked vehicles:
+        besides the board they depend only on the vehicle's hex, facing and
+        cargo, the smoke and the fortifications (:meth:`bonus_symbols`; the
+        road congestion of wheeled units depends on other units: not kept)."""
+        if self.specs[u.id].type.mobility == "wheeled":
+            return tuple(self._bonus_paths(state, u, first))
+        key = (
+            u.id,
+            u.hex,
+            u.facing,
+            first,
+            state.vars.get("smoke"),
+            state.vars.get("forts"),
+            tuple(r.id for r in self.cargo(state, u.id)),
+        )
+        kept: dict[Any, tuple[tuple[str, ...], ...]] = self.__dict__.setdefault(
+            "_bonus_kept", {}
+        )
+        try:
+            got = kept.get(key)
+        except TypeError:  # an unhashable var: not kept
+            return tuple(self._bonus_paths(state, u, first))
+        if got is None:
+            if len(kept) > 20000:
+                kept.clear()
+            got = kept[key] = tuple(self._bonus_paths(state, u, first))
+        return got
 
     def _bonus_paths(
         self, state: GameState, u: Unit, first: str
