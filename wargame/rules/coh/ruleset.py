@@ -86,6 +86,21 @@ from .veterans import Veterans
 
 __all__ = ["CohRuleset"]
 
+#: The method that says why an action of each type is illegal, and its cost.
+_CHECKS: dict[type, str] = {
+    Move: "move_problem",
+    Pivot: "pivot_problem",
+    Fire: "fire_problem",
+    Rally: "rally_problem",
+    Hide: "hide_problem",
+    IndirectFire: "indirect_problem",
+    SmokeFire: "smoke_problem",
+    Flame: "flame_problem",
+    HastyDefence: "hasty_problem",
+    Load: "load_problem",
+    Unload: "unload_problem",
+}
+
 
 class CohRuleset(
     OddsCommand,
@@ -262,20 +277,8 @@ class CohRuleset(
             if action.pay == "command":
                 return None if self.caps(state, side) >= 1 else "no CAP to stall with"
             return "a stall is paid with 1 AP or 1 CAP (§2.2)"
-        checks = {
-            Move: self.move_problem,
-            Pivot: self.pivot_problem,
-            Fire: self.fire_problem,
-            Rally: self.rally_problem,
-            Hide: self.hide_problem,
-            IndirectFire: self.indirect_problem,
-            SmokeFire: self.smoke_problem,
-            Flame: self.flame_problem,
-            HastyDefence: self.hasty_problem,
-            Load: self.load_problem,
-            Unload: self.unload_problem,
-        }
-        fn = checks.get(type(action))
+        name = _CHECKS.get(type(action))
+        fn = None if name is None else getattr(self, name)
         if fn is None:
             if isinstance(action, PlayCard):
                 return self.card_play_problem(state, side, action)

@@ -308,7 +308,11 @@ class Vehicles(Mixin):
             first,
             state.vars.get("smoke"),
             state.vars.get("forts"),
-            tuple(r.id for r in self.cargo(state, u.id)),
+            tuple(  # its cargo (self.cargo), its ids only
+                r.id
+                for r in state.units.values()
+                if r.attrs.get("carried_by") == u.id and not r.destroyed
+            ),
         )
         kept: dict[Any, tuple[tuple[str, ...], ...]] = self.__dict__.setdefault(
             "_bonus_kept", {}
