@@ -337,11 +337,12 @@ class CohBoard(SightMixin):
 
     def within(self, label: str, radius: int) -> list[str]:
         """Playable hexes within ``radius`` of a hex, itself included."""
-        key = (label, radius)
+        key: tuple[str, int] | None = (label, radius)
+        got: tuple[str, ...] | None = None
         try:
-            got = self._within[key]
+            got = self._within[key]  # type: ignore[index]
         except KeyError:
-            got = None
+            pass
         except TypeError:  # an unhashable label: _check below says why
             key = None
         if got is None:

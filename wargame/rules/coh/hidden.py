@@ -68,7 +68,7 @@ class Hidden(Mixin):
         Only the board and the smoke decide it, so it is kept per board and
         smoke (never per unit: hidden units play no part in it)."""
         smoke = state.vars.get("smoke") or ()
-        key = (origin, facing, radius, smoke)
+        key: tuple[Any, ...] | None = (origin, facing, radius, smoke)
         fans = self.board._fans
         try:
             got: frozenset[str] | None = fans.get(key)

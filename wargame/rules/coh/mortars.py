@@ -186,7 +186,7 @@ class Mortars(Mixin):
             if memo is not None:
                 memo[key] = fans
         dist = self.board.distance
-        cands = [
+        cands: list[str] = [
             h
             for h, fan in fans
             if (

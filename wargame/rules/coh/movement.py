@@ -61,7 +61,7 @@ class Movement(Mixin):
             return self._step_cost(state, uid, to, hidden)
         if got is None:
             got = memo[key] = self._step_cost(state, uid, to, hidden)
-        return got  # type: ignore[no-any-return]
+        return got
 
     def _step_cost(
         self, state: GameState, uid: str, to: str, hidden: bool
@@ -134,7 +134,7 @@ class Movement(Mixin):
             return self._move_problem(state, side, a)
         if got is None:
             got = memo[key] = self._move_problem(state, side, a)
-        return got  # type: ignore[no-any-return]
+        return got
 
     def _move_problem(
         self, state: GameState, side: str, a: Move

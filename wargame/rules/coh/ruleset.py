@@ -283,7 +283,7 @@ class CohRuleset(
             if isinstance(action, PlayCard):
                 return self.card_play_problem(state, side, action)
             return f"{type(action).__name__} is not a Conflict of Heroes action"
-        problem, cost = fn(state, side, action)  # type: ignore[operator]
+        problem, cost = fn(state, side, action)
         if problem is not None:
             return str(problem)
         if isinstance(action, Fire | IndirectFire | Flame) and action.card is not None:
