@@ -39,6 +39,8 @@ from typing import Any
 
 from wargame.engine import GameState, Unit
 
+from ._memo import MemoScope
+
 __all__ = [
     "AP_POOL",
     "EVENT_KINDS",
@@ -154,7 +156,7 @@ def alive_on_map(state: GameState, side: str | None = None) -> list[Unit]:
     ]
 
 
-class Mixin:
+class Mixin(MemoScope):
     """What the rule mixins of :class:`~wargame.rules.coh.ruleset.CohRuleset`
     read of each other (declared for the type checker; defined by the mixins
     and the ruleset)."""
@@ -174,6 +176,7 @@ class Mixin:
     # methods of other mixins
     enemy_in: Any
     sight: Any
+    sight_fan: Any
     suspected: Any
     other: Any
     pay: Any
@@ -198,6 +201,7 @@ class Mixin:
     destroy: Any
     reveal_marker: Any
     smoke_levels: Any
+    smoke_map: Any
     smoke_dm: Any
     extra_dms: Any
     fort_dms: Any

@@ -97,10 +97,17 @@ class SightMixin:
             smoke at AA15 (level-2 obstacle on level 0) blocks a level-0 target
             from level 0
         """
+        if extra_obstacles is None:
+            key = (a, b)
+            try:
+                got = self._los.get(key)  # only checked pairs are stored
+            except TypeError:  # an unhashable hex: _check says why
+                got = None
+            if got is not None:
+                return got
         self._check(a, "a")
         self._check(b, "b")
         if extra_obstacles is None:
-            key = (a, b)
             got = self._los.get(key)
             if got is None:
                 got = self._los[key] = self._sight(a, b, {})

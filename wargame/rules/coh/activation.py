@@ -51,6 +51,21 @@ class Activation(Mixin):
         self, state: GameState, side: str, units: Sequence[str], pay: str, cost: int
     ) -> str | None:
         """Why ``units`` cannot pay ``cost`` this way (``None``: they can)."""
+        memo = self.memo(state)
+        if memo is None:
+            return self._pay_problem(state, side, units, pay, cost)
+        key = ("pay_problem", side, units, pay, cost)
+        try:
+            if key in memo:
+                return memo[key]  # type: ignore[no-any-return]
+        except TypeError:  # units given as a list: nothing kept
+            return self._pay_problem(state, side, units, pay, cost)
+        got = memo[key] = self._pay_problem(state, side, units, pay, cost)
+        return got
+
+    def _pay_problem(
+        self, state: GameState, side: str, units: Sequence[str], pay: str, cost: int
+    ) -> str | None:
         us = [state.units[u] for u in units]
         if pay == "ap":
             bad = [u.id for u in us if status_of(u) == "spent"]

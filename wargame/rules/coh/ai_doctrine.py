@@ -112,6 +112,10 @@ class DoctrinePolicy:
         if isinstance(acts[0], KeepRoll):
             return luck_choice(decision)  # a Luck! window (card #12)
         s = Scorer(decision)
+        with s.rules.memo_scope(s.view):  # the view is only read (_memo.py)
+            return self._choose(decision, s, acts)
+
+    def _choose(self, decision: Decision, s: Scorer, acts: list[Action]) -> Any:
         r, v, side = s.rules, s.view, s.side
         active = {
             u.id
@@ -124,8 +128,10 @@ class DoctrinePolicy:
         # ASSUMPTION: a fresh unit does not join an open activation for an
         # action of its own (it would share the pool and be spent with it,
         # §3.0, seed 003 §9.0); the doctrine spends the activated units first.
-        joins = [a for a in acts if _joins(a, active)]
-        keep = [a for a in acts if not _joins(a, active)]
+        joins: list[Action] = []
+        keep: list[Action] = []
+        for a in acts:
+            (joins if _joins(a, active) else keep).append(a)
         got = self._decide(decision, s, keep)
         if got is not None:
             return got

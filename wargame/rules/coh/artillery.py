@@ -219,11 +219,17 @@ class Artillery(Mixin):
             for u in state.units.values()
             if u.side != side and not u.destroyed and u.hex and not u.hidden
         }
-        hexes = sorted(
-            h
-            for h in self.board.labels
-            if any(u.hex == h or self.sight(state, u.hex, h).clear for u in spotters)
-        )
+        # every hex a spotter sees (its own included): its sight fan over the
+        # whole board, kept per hex and smoke (Hidden.sight_fan)
+        axial = self.board._axial.values()
+        qs, rs = [q for q, _r in axial], [r for _q, r in axial]
+        span = max(qs) - min(qs) + max(rs) - min(rs) if qs else 0
+        seen_by: set[str] = set()
+        for u in spotters:
+            assert u.hex is not None
+            seen_by.add(u.hex)
+            seen_by |= self.sight_fan(state, u.hex, None, span)
+        hexes = sorted(seen_by)
         for h in sorted(hexes, key=lambda x: x not in seen):
             out += [PlotArtillery(h, False), PlotArtillery(h, True)]
         return out

@@ -178,6 +178,15 @@ class CohBoard(SightMixin):
         }
         self._links = self._road_links(game_map, classes)
         self._los: dict[tuple[str, str], Sight] = {}
+        #: within() answers per (hex, radius): geometry only, shared by copies
+        self._within: dict[tuple[str, int], tuple[str, ...]] = {}
+        #: front_hexes() answers per (hex, facing): geometry only, shared by copies
+        self._front: dict[tuple[str, int], tuple[str, ...]] = {}
+        #: move_extra() answers per (from, to, mobility); new for each copy
+        self._move_extra: dict[tuple[str, str, str], float | None] = {}
+        #: sight fans (Hidden.sight_fan) per (hex, facing, radius, smoke); new
+        #: for each copy
+        self._fans: dict[tuple[Any, ...], frozenset[str]] = {}
 
     # -- construction helpers ---------------------------------------------- #
     def _river_water(self, waterway: Mapping[str, Any]) -> set[str]:
@@ -285,6 +294,8 @@ class CohBoard(SightMixin):
                     )
         new = copy.copy(self)
         new.terrain, new.level, new._los = terrain, level, {}
+        new._move_extra = {}  # terrain and levels changed: costs are new
+        new._fans = {}  # and so is the sight
         return new
 
     # -- hexes -------------------------------------------------------------- #
@@ -301,28 +312,52 @@ class CohBoard(SightMixin):
 
     def terrain_type(self, label: str) -> TerrainType:
         """The CoH terrain record of a hex (all the chart's fields and sources)."""
-        self._check(label)
-        return self.chart.types[self.terrain[label]]
+        try:
+            return self.chart.types[self.terrain[label]]
+        except (KeyError, TypeError):  # not a playable hex: _check says why
+            self._check(label)
+            raise
 
     def neighbors(self, label: str) -> list[str]:
         """The playable neighbours of a hex."""
-        self._check(label)
-        return list(self._nb[label])
+        try:
+            return list(self._nb[label])
+        except (KeyError, TypeError):  # not a playable hex: _check says why
+            self._check(label)
+            raise
 
     def distance(self, a: str, b: str) -> int:
         """Hex distance."""
-        (qa, ra), (qb, rb) = self._check(a, "a"), self._check(b, "b")
+        try:
+            qa, ra = self._axial[a]
+            qb, rb = self._axial[b]
+        except (KeyError, TypeError):  # not a playable hex: _check says why
+            (qa, ra), (qb, rb) = self._check(a, "a"), self._check(b, "b")
         return (abs(qa - qb) + abs(ra - rb) + abs(qa + ra - qb - rb)) // 2
 
     def within(self, label: str, radius: int) -> list[str]:
         """Playable hexes within ``radius`` of a hex, itself included."""
-        q, r = self._check(label)
-        return [
-            lab
-            for dq in range(-radius, radius + 1)
-            for dr in range(max(-radius, -dq - radius), min(radius, radius - dq) + 1)
-            if (lab := self._label_at.get((q + dq, r + dr))) is not None
-        ]
+        key: tuple[str, int] | None = (label, radius)
+        got: tuple[str, ...] | None = None
+        try:
+            got = self._within[key]  # type: ignore[index]
+        except KeyError:
+            pass
+        except TypeError:  # an unhashable label: _check below says why
+            key = None
+        if got is None:
+            q, r = self._check(label)
+            got = tuple(
+                lab
+                for dq in range(-radius, radius + 1)
+                for dr in range(
+                    max(-radius, -dq - radius), min(radius, radius - dq) + 1
+                )
+                if (lab := self._label_at.get((q + dq, r + dr))) is not None
+            )
+            if key is not None and isinstance(radius, int):
+                self._within[key] = got
+        return list(got)
 
     def direction(self, a: str, b: str) -> int | None:
         """Hexside (0-5, index into ``AXIAL_DIRECTIONS``) from ``a`` to neighbour ``b``.
@@ -349,6 +384,12 @@ class CohBoard(SightMixin):
 
         The other 3 neighbours are its flank hexes (a backwards move, §5.2).
         """
+        try:
+            got = self._front.get((label, facing))
+        except TypeError:  # unhashable: the checks below say why
+            got = None
+        if got is not None and type(facing) is int:
+            return list(got)
         q, r = self._check(label)
         f = self._facing(facing)
         out = []
@@ -356,7 +397,9 @@ class CohBoard(SightMixin):
             dq, dr = AXIAL_DIRECTIONS[k % 6]
             if (lab := self._label_at.get((q + dq, r + dr))) is not None:
                 out.append(lab)
-        return sorted(out)
+        out.sort()
+        self._front[(label, f)] = tuple(out)
+        return out
 
     def in_arc(self, origin: str, facing: int | None, target: str) -> bool:
         """Whether ``target`` lies in the arc of fire of a unit at ``origin`` (§6.1).
@@ -366,15 +409,19 @@ class CohBoard(SightMixin):
         120° wedge through their centres, boundary included).  A unit's own hex is
         in its arc; a unit without a facing (``None``, e.g. hidden) has no arc.
         """
-        (qo, ro), (qt, rt) = (
-            self._check(origin, "origin"),
-            self._check(target, "target"),
-        )
+        try:
+            qo, ro = self._axial[origin]
+            qt, rt = self._axial[target]
+        except (KeyError, TypeError):  # not a playable hex: _check says why
+            (qo, ro), (qt, rt) = (
+                self._check(origin, "origin"),
+                self._check(target, "target"),
+            )
         if (qo, ro) == (qt, rt):
             return True
         if facing is None:
             return False
-        f = self._facing(facing)
+        f = facing if type(facing) is int and 0 <= facing < 6 else self._facing(facing)
         (uq, ur), (wq, wr) = (
             AXIAL_DIRECTIONS[(f - 1) % 6],
             AXIAL_DIRECTIONS[(f + 1) % 6],
@@ -417,11 +464,20 @@ class CohBoard(SightMixin):
         (§5.0.3), hidden moves (§10.1), and the unburdened-foot limit of water
         (:meth:`terrain_type` ``.unburdened_foot_only``).
         """
+        key = (a, b, mobility)
+        try:
+            return self._move_extra[key]  # only checked answers are stored
+        except (KeyError, TypeError):
+            pass
         self._neighbours(a, b)
         if mobility not in MOBILITIES:
             raise ValueError(
                 f"mobility {mobility!r} is unknown; give one of {', '.join(MOBILITIES)}"
             )
+        got = self._move_extra[key] = self._move_extra_of(a, b, mobility)
+        return got
+
+    def _move_extra_of(self, a: str, b: str, mobility: str) -> float | None:
         extra = 0.0 if self.road_move(a, b) else self.terrain_type(b).extra_ap(mobility)
         if extra is None:
             return None

@@ -191,6 +191,15 @@ class CardEffects(Mixin):
         """Up to 2 hexes to ``to``, into hexes the unit may enter (card #5),
         through no hex with a seen enemy (entering one ends a move, §7.7.3).
         ASSUMPTION: the first such way in hex order; the card gives no cost."""
+        memo = self.memo(state)
+        if memo is None:
+            return self._path_of(state, u, to)
+        key = ("card_path", u.id, u.hex, to)
+        if key not in memo:
+            memo[key] = self._path_of(state, u, to)
+        return memo[key]  # type: ignore[no-any-return]
+
+    def _path_of(self, state: GameState, u: Unit, to: str) -> tuple[str, ...] | None:
         frm = u.hex
         assert frm is not None
         mob = str(self.specs[u.id].type.mobility)

@@ -305,7 +305,7 @@ class Fortifications(Mixin):
     def negates_open_bonus(self, state: GameState, hex_: str) -> bool:
         """+2 smoke, trenches and wire negate open-terrain bonus moves (§13,
         §18.1.1, §18.3.1)."""
-        smoke = self.smoke_levels(state.vars.get("smoke"))
+        smoke = self.smoke_map(state.vars.get("smoke"))
         return int(smoke.get(hex_, 0)) >= 2 or any(
             self.has_fort(state, k, hex_) for k in ("trench", "wire")
         )

@@ -41,17 +41,65 @@ class Hidden(Mixin):
     # -- shared queries --------------------------------------------------- #
     def enemy_in(self, state: GameState, hex_: str, side: str) -> list[Unit]:
         """Non-hidden enemy units in a hex."""
-        return [u for u in state.units_at(hex_) if u.side != side and not u.hidden]
+        memo = self.unit_memo(state)  # unit objects: this state's own memo
+        if memo is None:
+            return [u for u in state.units_at(hex_) if u.side != side and not u.hidden]
+        key = ("enemy_in", hex_, side)
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = tuple(
+                u for u in self.units_in(state, hex_) if u.side != side and not u.hidden
+            )
+        return list(got)
 
     def sight(self, state: GameState, a: str, b: str) -> Any:
         """The rulebook LOS between two hexes, smoke included (§6.0, §13)."""
         smoke = state.vars.get("smoke")
         if smoke:
-            return self.board.smoke_los(a, b, self.smoke_levels(smoke))
+            return self.board.smoke_los(a, b, self.smoke_map(smoke))
         return self.board.los(a, b)
+
+    def sight_fan(
+        self, state: GameState, origin: str, facing: int | None, radius: int
+    ) -> frozenset[str]:
+        """The hexes within ``radius`` of ``origin`` in clear :meth:`sight`
+        of it and, with a ``facing``, in that arc of fire (§6.0, §6.1, §13).
+
+        Only the board and the smoke decide it, so it is kept per board and
+        smoke (never per unit: hidden units play no part in it)."""
+        smoke = state.vars.get("smoke") or ()
+        key: tuple[Any, ...] | None = (origin, facing, radius, smoke)
+        fans = self.board._fans
+        try:
+            got: frozenset[str] | None = fans.get(key)
+        except TypeError:  # unhashable smoke: work it out each time
+            key, got = None, None
+        if got is None:
+            arc = self.board.in_arc
+            got = frozenset(
+                h
+                for h in self.board.within(origin, radius)
+                if (facing is None or arc(origin, facing, h))
+                and self.sight(state, origin, h).clear
+            )
+            if key is not None:
+                if len(fans) > 20000:
+                    fans.clear()
+                fans[key] = got
+        return got
 
     def seen_by_enemy(self, state: GameState, hex_: str, side: str) -> bool:
         """Whether any enemy unit on the map has a clear LOS to ``hex_``."""
+        memo = self.memo(state)
+        if memo is None:
+            return self._seen_by_enemy(state, hex_, side)
+        key = ("seen_by_enemy", hex_, side)
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = self._seen_by_enemy(state, hex_, side)
+        return bool(got)
+
+    def _seen_by_enemy(self, state: GameState, hex_: str, side: str) -> bool:
         for u in state.units.values():
             if u.side == side or u.destroyed or u.hex is None or u.hidden:
                 continue
@@ -64,12 +112,35 @@ class Hidden(Mixin):
         (seed 003 §10.0 #3), from what it knows: the enemy has hidden units, and
         one could be in this hex without having been revealed already (a cover
         hex, or an open hex not within 2 hexes of one of ``side``'s units)."""
+        memo = self.memo(state)
+        if memo is None:
+            return self._suspected(state, side, hex_)
+        key = ("suspected", side, hex_)
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = self._suspected(state, side, hex_)
+        return bool(got)
+
+    def _suspected(self, state: GameState, side: str, hex_: str) -> bool:
         if int(state.vars.get(f"hidden_count:{self.other(side)}", 0)) <= 0:
             return False
-        if any(u.side == side for u in state.units_at(hex_)):
+        if any(u.side == side for u in self.units_in(state, hex_)):
             return False
         if self.board.cover(hex_):
             return True
+        memo = self.memo(state)
+        if memo is not None:
+            key = ("watched", side)
+            watched = memo.get(key)
+            if watched is None:  # what side's units see within 2 hexes
+                watched = memo[key] = frozenset().union(
+                    *(
+                        self.sight_fan(state, u.hex, None, 2)
+                        for u in state.units.values()
+                        if u.side == side and not u.destroyed and u.hex is not None
+                    )
+                )
+            return hex_ not in watched
         return not any(
             u.side == side
             and not u.destroyed
@@ -270,14 +341,18 @@ class Hidden(Mixin):
                 continue
             if u.attrs.get("carried_by"):
                 continue  # transported units do not hide (.vehicles)
+            modes = pays(state, side, (u.id,))
             for to in [u.hex, *self.board.neighbors(u.hex)]:
-                for pay in pays(state, side, (u.id,)):
-                    a = Hide((u.id,), to, pay)
-                    problem, cost = self.hide_problem(state, side, a)
-                    if (
-                        problem is None
-                        and self.pay_problem(state, side, a.units, pay, cost) is None
-                    ):
+                if not modes:
+                    continue
+                # the problem of a hide does not depend on the payment
+                probe = Hide((u.id,), to)
+                problem, cost = self.hide_problem(state, side, probe)
+                if problem is not None:
+                    continue
+                for pay in modes:
+                    a = probe if pay == "ap" else Hide((u.id,), to, pay)
+                    if self.pay_problem(state, side, a.units, pay, cost) is None:
                         out.append(a)
         return out
 

@@ -102,7 +102,7 @@ class Mortars(Mixin):
         raw = state.vars.get("smoke")
         if not raw:
             return 0
-        smoke = self.smoke_levels(raw)
+        smoke = self.smoke_map(raw)
         n = int(smoke.get(to, 0))
         if frm != to:
             n += int(smoke.get(frm, 0)) + int(self.board.smoke_passed(frm, to, smoke))
@@ -124,6 +124,17 @@ class Mortars(Mixin):
     def spotting_hexes(self, state: GameState, side: str, mortar: Unit) -> list[str]:
         """Hexes a mortar may spot through (§12.0): within 2 hexes, in its clear
         LOS, without a seen enemy unit, other than its own hex."""
+        assert mortar.hex is not None
+        memo = self.memo(state)
+        if memo is not None:
+            mkey = ("spotting", side, mortar.id, mortar.hex)
+            kept = memo.get(mkey)
+            if kept is None:
+                kept = memo[mkey] = tuple(self._spotting(state, side, mortar))
+            return list(kept)
+        return self._spotting(state, side, mortar)
+
+    def _spotting(self, state: GameState, side: str, mortar: Unit) -> list[str]:
         assert mortar.hex is not None
         around = self.board.within(mortar.hex, SPOTTER_REACH)
         held = frozenset(h for h in around if self.enemy_in(state, h, side))
@@ -149,11 +160,40 @@ class Mortars(Mixin):
         the highest, for the elevation modifiers; then the least smoke on the
         line; then the nearest; then by label).  ``None``: no spotting hex
         sees the target."""
+        memo = self.memo(state)
+        if memo is not None:
+            key = ("best_spotter", side, mortar.id, mortar.hex, target)
+            if key not in memo:
+                memo[key] = self._best_spotter(state, side, mortar, target)
+            return memo[key]  # type: ignore[no-any-return]
+        return self._best_spotter(state, side, mortar, target)
+
+    def _best_spotter(
+        self, state: GameState, side: str, mortar: Unit, target: str
+    ) -> str | None:
         assert mortar.hex is not None
-        cands = [
+        # what each spotting hex sees within the mortar's reach, kept per hex
+        # (Hidden.sight_fan); a target beyond it is looked at directly
+        far = int(self.specs[mortar.id].type.range or 0) * 2 + SPOTTER_REACH
+        memo = self.memo(state)
+        key = ("spotter_fans", side, mortar.id, mortar.hex)
+        fans = None if memo is None else memo.get(key)
+        if fans is None:
+            fans = [
+                (h, self.sight_fan(state, h, None, far))
+                for h in self.spotting_hexes(state, side, mortar)
+            ]
+            if memo is not None:
+                memo[key] = fans
+        dist = self.board.distance
+        cands: list[str] = [
             h
-            for h in self.spotting_hexes(state, side, mortar)
-            if self.sight(state, h, target).clear
+            for h, fan in fans
+            if (
+                target in fan
+                if dist(h, target) <= far
+                else self.sight(state, h, target).clear
+            )
         ]
         if not cands:
             return None
@@ -414,14 +454,17 @@ class Mortars(Mixin):
                 continue
             pays = self.pays(state, side, (u.id,))
             for h in self._targets(state, side, u):
-                problem, cost = self.indirect_problem(
-                    state, side, IndirectFire((u.id,), h, None, "ap")
-                )
+                probe = IndirectFire((u.id,), h, None, "ap")
+                problem, cost = self.indirect_problem(state, side, probe)
                 if problem is not None:
                     continue
                 for pay in pays:
                     if self.pay_problem(state, side, (u.id,), pay, cost) is None:
-                        out.append(IndirectFire((u.id,), h, None, pay))
+                        out.append(
+                            probe
+                            if pay == "ap"
+                            else IndirectFire((u.id,), h, None, pay)
+                        )
         return out
 
     def smoke_options(self, state: GameState, side: str) -> list[SmokeFire]:

@@ -51,6 +51,21 @@ class Movement(Mixin):
     ) -> tuple[int | None, str]:
         """AP for unit ``uid`` to enter neighbour ``to``, and why (``None``:
         it may not)."""
+        memo = self.memo(state)
+        if memo is None:
+            return self._step_cost(state, uid, to, hidden)
+        key = ("step_cost", uid, to, hidden)
+        try:
+            got = memo.get(key)
+        except TypeError:  # an unhashable hex: nothing kept
+            return self._step_cost(state, uid, to, hidden)
+        if got is None:
+            got = memo[key] = self._step_cost(state, uid, to, hidden)
+        return got
+
+    def _step_cost(
+        self, state: GameState, uid: str, to: str, hidden: bool
+    ) -> tuple[int | None, str]:
         u = state.units[uid]
         ut = self.specs[uid].type
         m = self.marker(u)
@@ -109,6 +124,21 @@ class Movement(Mixin):
         self, state: GameState, side: str, a: Move
     ) -> tuple[str | None, int]:
         """Why a move is illegal (``None``) and its AP cost."""
+        memo = self.memo(state)
+        if memo is None:
+            return self._move_problem(state, side, a)
+        key = ("move_problem", side, a)
+        try:
+            got = memo.get(key)
+        except TypeError:  # an unhashable field: nothing kept
+            return self._move_problem(state, side, a)
+        if got is None:
+            got = memo[key] = self._move_problem(state, side, a)
+        return got
+
+    def _move_problem(
+        self, state: GameState, side: str, a: Move
+    ) -> tuple[str | None, int]:
         units = [state.units.get(x) for x in a.units]
         if not a.units or any(u is None for u in units):
             return "no such unit", 0
@@ -203,15 +233,17 @@ class Movement(Mixin):
         if problem is not None:
             return []
         modes = pays(state, side, (u.id,))
-        return [
-            Move((u.id,), (to,), pay, None, False, then)
-            for then in paths
-            for pay in modes
-            if self.pay_problem(
-                state, side, (u.id,), pay, cost + self.bonus_cost(u, to, then)
-            )
-            is None
-        ]
+        memo = self.memo(state)
+        out = []
+        for then in paths:
+            total = cost + self.bonus_cost(u, to, then)
+            for pay in modes:
+                if self.pay_problem(state, side, (u.id,), pay, total) is None:
+                    a = Move((u.id,), (to,), pay, None, False, then)
+                    out.append(a)
+                    if memo is not None:  # what move_problem finds for it
+                        memo[("move_problem", side, a)] = (None, total)
+        return out
 
     def _paid(
         self,
@@ -224,13 +256,12 @@ class Movement(Mixin):
         hidden: bool = False,
         then: tuple[str, ...] = (),
     ) -> list[Move]:
-        problem, cost = self.move_problem(
-            state, side, Move(units, to, "ap", None, hidden, then)
-        )
+        probe = Move(units, to, "ap", None, hidden, then)
+        problem, cost = self.move_problem(state, side, probe)
         if problem is not None:
             return []
         return [
-            Move(units, to, pay, None, hidden, then)
+            probe if pay == "ap" else Move(units, to, pay, None, hidden, then)
             for pay in pays(state, side, units)
             if self.pay_problem(state, side, units, pay, cost) is None
         ]
@@ -269,14 +300,18 @@ class Movement(Mixin):
         for u in state.units.values():
             if u.side != side or u.destroyed or u.hex is None or u.hidden:
                 continue
+            modes = pays(state, side, (u.id,))
             for f in range(6):
-                for pay in pays(state, side, (u.id,)):
-                    a = Pivot((u.id,), f, pay)
-                    problem, cost = self.pivot_problem(state, side, a)
-                    if (
-                        problem is None
-                        and self.pay_problem(state, side, a.units, pay, cost) is None
-                    ):
+                if not modes:
+                    continue
+                # the problem of a pivot does not depend on the payment
+                probe = Pivot((u.id,), f)
+                problem, cost = self.pivot_problem(state, side, probe)
+                if problem is not None:
+                    continue
+                for pay in modes:
+                    a = probe if pay == "ap" else Pivot((u.id,), f, pay)
+                    if self.pay_problem(state, side, a.units, pay, cost) is None:
                         out.append(a)
         return out
 

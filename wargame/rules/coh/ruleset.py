@@ -86,6 +86,21 @@ from .veterans import Veterans
 
 __all__ = ["CohRuleset"]
 
+#: The method that says why an action of each type is illegal, and its cost.
+_CHECKS: dict[type, str] = {
+    Move: "move_problem",
+    Pivot: "pivot_problem",
+    Fire: "fire_problem",
+    Rally: "rally_problem",
+    Hide: "hide_problem",
+    IndirectFire: "indirect_problem",
+    SmokeFire: "smoke_problem",
+    Flame: "flame_problem",
+    HastyDefence: "hasty_problem",
+    Load: "load_problem",
+    Unload: "unload_problem",
+}
+
 
 class CohRuleset(
     OddsCommand,
@@ -189,6 +204,16 @@ class CohRuleset(
     # -- who may pay how -------------------------------------------------- #
     def pays(self, state: GameState, side: str, units: tuple[str, ...]) -> list[str]:
         """The payment modes worth trying for ``units`` now."""
+        memo = self.memo(state)
+        if memo is None:
+            return self._pays(state, side, units)
+        key = ("pays", side, units)
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = tuple(self._pays(state, side, units))
+        return list(got)
+
+    def _pays(self, state: GameState, side: str, units: tuple[str, ...]) -> list[str]:
         if self.free_action(state, side):
             return ["card"]  # a Command Action card's free action (card #2)
         sts = [status_of(state.units[u]) for u in units]
@@ -204,7 +229,8 @@ class CohRuleset(
     # -- legality --------------------------------------------------------- #
     def check(self, state: GameState, action: Action) -> None:
         """Raise :class:`IllegalActionError` saying why ``action`` is not allowed."""
-        reason = self.why_not(state, action)
+        with self.memo_scope(state):  # only read: answers kept (_memo.py)
+            reason = self.why_not(state, action)
         if reason is not None:
             raise IllegalActionError(reason)
 
@@ -251,25 +277,13 @@ class CohRuleset(
             if action.pay == "command":
                 return None if self.caps(state, side) >= 1 else "no CAP to stall with"
             return "a stall is paid with 1 AP or 1 CAP (§2.2)"
-        checks = {
-            Move: self.move_problem,
-            Pivot: self.pivot_problem,
-            Fire: self.fire_problem,
-            Rally: self.rally_problem,
-            Hide: self.hide_problem,
-            IndirectFire: self.indirect_problem,
-            SmokeFire: self.smoke_problem,
-            Flame: self.flame_problem,
-            HastyDefence: self.hasty_problem,
-            Load: self.load_problem,
-            Unload: self.unload_problem,
-        }
-        fn = checks.get(type(action))
+        name = _CHECKS.get(type(action))
+        fn = None if name is None else getattr(self, name)
         if fn is None:
             if isinstance(action, PlayCard):
                 return self.card_play_problem(state, side, action)
             return f"{type(action).__name__} is not a Conflict of Heroes action"
-        problem, cost = fn(state, side, action)  # type: ignore[operator]
+        problem, cost = fn(state, side, action)
         if problem is not None:
             return str(problem)
         if isinstance(action, Fire | IndirectFire | Flame) and action.card is not None:
@@ -284,6 +298,10 @@ class CohRuleset(
 
     def legal_actions(self, state: GameState) -> list[Action]:
         """Every action the side to decide may take, in a stable order."""
+        with self.memo_scope(state):  # only read: answers kept (_memo.py)
+            return self._legal_actions(state)
+
+    def _legal_actions(self, state: GameState) -> list[Action]:
         side = self.current_side(state)
         if side is None:
             return []
@@ -315,6 +333,11 @@ class CohRuleset(
         out += self.hasty_options(state, side)  # §18.1.3 (hasty.py)
         out += self.transport_options(state, side, self.pays)  # §17
         out += self.card_options(state, side, [*fires, *indirect, *flames])  # §8
+        if not any(  # what vehicle_action_problem looks for (§14.5, §17.0)
+            u.attrs.get("carried_by") or u.attrs.get("immobilised")
+            for u in state.units.values()
+        ):
+            return out
         return [a for a in out if self.vehicle_action_problem(state, a) is None]
 
     def fire_options(self, state: GameState, side: str) -> list[Action]:
@@ -340,11 +363,19 @@ class CohRuleset(
         if hidden_left:
             mine_hexes = {u.hex for u in mine}
             near = {h for x in mine_hexes if x for h in self.board.within(x, 2)}
+            seen = set(enemy_hexes)
+            # only the hexes some unit may be offered (its normal range, below)
+            offered = {
+                h
+                for u in mine
+                if u.hex is not None and self.specs[u.id].type.fire_cost is not None
+                for h in self.board.within(u.hex, int(self.specs[u.id].type.range or 0))
+            }
             suspect = {
                 h
-                for h in self.board.labels
+                for h in offered
                 if h not in mine_hexes
-                and h not in enemy_hexes
+                and h not in seen
                 and (h not in near or self.suspected(state, side, h))
             }
         pays_of = {u.id: self.pays(state, side, (u.id,)) for u in mine}
@@ -377,14 +408,15 @@ class CohRuleset(
             narrow = (
                 lead.facing is not None and not ut.turret and not self.all_round(lead)
             )
-            for h in sorted(set(cands)):
-                if h != lead.hex and (
-                    (narrow and not self.board.in_arc(lead.hex, lead.facing, h))
-                    or not self.sight(state, lead.hex, h).clear
-                ):
-                    continue  # what fire_problem refuses, checked cheaply first
+            # the hexes in its arc (if narrow) and clear LOS, within its reach
+            fan = self.sight_fan(
+                state, lead.hex, lead.facing if narrow else None, max(reach, 0)
+            )
+            # the rest is what fire_problem refuses, left out cheaply first
+            for h in sorted(h for h in set(cands) if h == lead.hex or h in fan):
                 # the problem of a fire without CAPs does not depend on the payment
-                problem, cost = self.fire_problem(state, side, Fire((lead.id,), h))
+                probe = Fire((lead.id,), h)
+                problem, cost = self.fire_problem(state, side, probe)
                 if problem is not None:
                     continue
                 sup_all = [
@@ -395,7 +427,7 @@ class CohRuleset(
                 for pay in lead_pays:
                     if self.pay_problem(state, side, (lead.id,), pay, cost):
                         continue
-                    out.append(Fire((lead.id,), h, pay))
+                    out.append(probe if pay == "ap" else Fire((lead.id,), h, pay))
                     sup = tuple(s.id for s in sup_all if pay in pays_of[s.id])
                     if sup:
                         g = Fire((lead.id, *sup), h, pay)

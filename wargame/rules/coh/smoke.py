@@ -39,6 +39,17 @@ class Smoke(Mixin):
             out[str(h)] = out.get(str(h), 0) + int(n)
         return out
 
+    def smoke_map(self, smoke: object) -> dict[str, int]:
+        """:meth:`smoke_levels`, remembered for the last ``smoke`` var seen
+        (the var is an immutable tuple); the answer must only be read."""
+        last = self.__dict__.get("_smoke_map")
+        if last is not None and last[0] == smoke:
+            return last[1]  # type: ignore[no-any-return]
+        got = self.smoke_levels(smoke)
+        if type(smoke) is tuple and all(type(p) is tuple for p in smoke):
+            self.__dict__["_smoke_map"] = (smoke, got)  # immutable: safe to keep
+        return got
+
     def thin_smoke(self, ctx: RuleContext) -> None:
         """Pre-round: +2 smoke thins to +1, +1 smoke clears (§2.0, §13)."""
         smoke = tuple(ctx.state.vars.get("smoke") or ())

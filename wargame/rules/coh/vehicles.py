@@ -155,6 +155,18 @@ class Vehicles(Mixin):
 
         ASSUMPTION: +2 smoke cancels the open-ground bonus moves of its hex
         (§13); here it cancels the road bonus moves into it as well."""
+        memo = self.memo(state)
+        if memo is None:
+            return self._bonus_symbols(state, u, frm, to)
+        key = ("bonus_symbols", u.id, frm, to)
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = frozenset(self._bonus_symbols(state, u, frm, to))
+        return set(got)
+
+    def _bonus_symbols(
+        self, state: GameState, u: Unit, frm: str | None, to: str
+    ) -> set[str]:
         if self._smoke_at(state, to) >= 2:
             return set()
         out = self._terrain_symbols(to)
@@ -271,6 +283,53 @@ class Vehicles(Mixin):
         self, state: GameState, u: Unit, first: str
     ) -> list[tuple[str, ...]]:
         """Every legal run of bonus moves after the paid move into ``first``."""
+        memo = self.memo(state)
+        if memo is None:
+            return self._bonus_paths(state, u, first)
+        key = ("bonus_paths", u.id, u.hex, u.facing, first)
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = self._kept_bonus_paths(state, u, first)
+        return list(got)
+
+    def _kept_bonus_paths(
+        self, state: GameState, u: Unit, first: str
+    ) -> tuple[tuple[str, ...], ...]:
+        """:meth:`bonus_paths`, kept from turn to turn for tracked vehicles:
+        besides the board they depend only on the vehicle's hex, facing and
+        cargo, the smoke and the fortifications (:meth:`bonus_symbols`; the
+        road congestion of wheeled units depends on other units: not kept)."""
+        if self.specs[u.id].type.mobility == "wheeled":
+            return tuple(self._bonus_paths(state, u, first))
+        key = (
+            u.id,
+            u.hex,
+            u.facing,
+            first,
+            state.vars.get("smoke"),
+            state.vars.get("forts"),
+            tuple(  # its cargo (self.cargo), its ids only
+                r.id
+                for r in state.units.values()
+                if r.attrs.get("carried_by") == u.id and not r.destroyed
+            ),
+        )
+        kept: dict[Any, tuple[tuple[str, ...], ...]] = self.__dict__.setdefault(
+            "_bonus_kept", {}
+        )
+        try:
+            got = kept.get(key)
+        except TypeError:  # an unhashable var: not kept
+            return tuple(self._bonus_paths(state, u, first))
+        if got is None:
+            if len(kept) > 20000:
+                kept.clear()
+            got = kept[key] = tuple(self._bonus_paths(state, u, first))
+        return got
+
+    def _bonus_paths(
+        self, state: GameState, u: Unit, first: str
+    ) -> list[tuple[str, ...]]:
         if self._bonus_start(state, u, first) is not None:
             return []
         out: list[tuple[str, ...]] = []
