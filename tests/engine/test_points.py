@@ -194,7 +194,7 @@ def test_point_columns_in_the_log_and_golden_lines() -> None:
     h = Event(2, 1, "play", kind="move", hex_from="L1", hex_to="L2")
     df = events_frame([e, h])
     assert df.loc[0, ["x_from", "y_from", "x_to", "y_to"]].tolist() == [1, 2, 3, 4]
-    assert df[["x_from", "x_to"]].dtypes.eq("float64").all()
+    assert df[["x_from", "x_to"]].dtypes.eq("Float64").all()
     assert df.loc[1, ["x_from", "y_to"]].isna().all()
     assert '"x_to":3.0' in event_line(e)
     # hex events: the golden line as before the columns existed

@@ -11,6 +11,7 @@ change nothing (same state digest, same log length).
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 from waw_helpers import (
     activate,
@@ -907,9 +908,7 @@ def test_helicopters_do_not_capture_hexes() -> None:
         unit("B-HQ", "ussr_hq", "B", "Q11", name="HQ 1/74"),
         unit("B1", "t72", "B", "H17"),
     ]
-    g = game_for(
-        units, objectives=[{"hex": "R10", "vp": 2, "controlled_by": "pact"}]
-    )
+    g = game_for(units, objectives=[{"hex": "R10", "vp": 2, "controlled_by": "pact"}])
     n0 = len(g.events)
     g.apply(Move("AH", "R10"))
     hold_fire(g)
@@ -1483,4 +1482,4 @@ def test_units_frame_shows_the_special_markers() -> None:
     assert frame.loc["AH", "markers"] == "high mode"
     assert frame.loc["B2", "markers"].startswith("SW AT-8 Songster")
     assert frame.loc["B2", "markers"].endswith("(unplaced)")
-    assert frame.loc["A1", "markers"] is None
+    assert frame.loc["A1", "markers"] is pd.NA

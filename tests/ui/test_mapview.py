@@ -58,5 +58,5 @@ def test_picture_bounds_are_named_by_their_order():
     (s2, w2), (n2, e2) = pic.latlon_corners
     assert (w, s, e, n) == (w2, s2, e2, n2)
     assert 7.0 < w < e < 7.6 and 50.4 < s < n < 50.7  # the Middle Rhine
-    mw, ms, me, mn = m.lonlat_bounds
+    mw, _, _, mn = m.lonlat_bounds
     assert abs(w - mw) < 0.02 and abs(n - mn) < 0.02

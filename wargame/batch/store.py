@@ -34,6 +34,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from wargame.engine.events import POINT_COLUMNS, TEXT_COLUMNS, log_for_parquet
 from wargame.engine.files import parse_json, read_limited, write_atomic
 
 from .variants import BatchError, Variant
@@ -413,16 +414,9 @@ class Store:
         name = f"{key}-{min(games):08d}-{len(games):04d}-{uuid.uuid4().hex[:8]}.parquet"
         if self.logs and logs is not None:
             with _disk(self.root, self.logs_dir / name):
-                _atomic_parquet(_log_for_parquet(logs), self.logs_dir / name)
+                _atomic_parquet(log_for_parquet(logs), self.logs_dir / name)
         with _disk(self.root, self.results / name):
             _atomic_parquet(rows, self.results / name)
-
-
-def _log_for_parquet(log: pd.DataFrame) -> pd.DataFrame:
-    out = log.copy()
-    # Dice are tuples in memory; Parquet stores them as lists of integers.
-    out["dice"] = [list(d) if d is not None else None for d in out["dice"]]
-    return out
 
 
 def read_results(out: str | Path) -> pd.DataFrame:
@@ -533,12 +527,17 @@ def read_logs(
     if not frames:
         return pd.DataFrame()
     out_df = pd.concat(frames, ignore_index=True)
-    out_df["dice"] = [
-        tuple(int(x) for x in d) if d is not None else None for d in out_df["dice"]
-    ]
-    # Text columns as in Game.log: objects, None where missing.
-    for col in ("unit", "target", "hex_from", "hex_to", "result", "detail"):
-        out_df[col] = out_df[col].astype(object).where(out_df[col].notna(), None)
+    out_df["dice"] = pd.Series(
+        [tuple(int(x) for x in d) if d is not None else pd.NA for d in out_df["dice"]],
+        dtype=object,
+    )
+    # Columns as in Game.log: pandas strings and nullable numbers, pd.NA missing.
+    for col in TEXT_COLUMNS:
+        out_df[col] = out_df[col].astype("string")
+    for col in POINT_COLUMNS:
+        out_df[col] = out_df[col].astype("Float64")
+    for col in ("needed", "hits"):
+        out_df[col] = out_df[col].astype("Int64")
     order = list(variants)
     out_df["variant"] = pd.Categorical(out_df["variant"].astype(str), categories=order)
     return out_df.sort_values(["variant", "game", "seq"], kind="stable").reset_index(

@@ -98,8 +98,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         if out.suffix.lower() == ".csv":
             write_atomic(out, log_csv(log))
         else:
-            log = log.assign(dice=log["dice"].map(lambda d: list(d) if d else None))
-            write_atomic(out, log.to_parquet(None, index=False))
+            from wargame.engine.events import log_for_parquet
+
+            write_atomic(out, log_for_parquet(log).to_parquet(None, index=False))
     if save is not None:
         save.parent.mkdir(parents=True, exist_ok=True)
         game.save(save)  # atomic itself (files.write_atomic)

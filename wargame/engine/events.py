@@ -30,10 +30,32 @@ from .state import Change
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-__all__ = ["LOG_COLUMNS", "POINT_COLUMNS", "Event", "events_frame"]
+__all__ = [
+    "LOG_COLUMNS",
+    "POINT_COLUMNS",
+    "TEXT_COLUMNS",
+    "Event",
+    "events_frame",
+    "log_for_parquet",
+]
 
 #: The point columns (map metres; NaN in the frame when the event has none).
 POINT_COLUMNS: tuple[str, ...] = ("x_from", "y_from", "x_to", "y_to")
+
+#: Text columns of the log (pandas ``string``; ``pd.NA`` where missing).
+TEXT_COLUMNS: tuple[str, ...] = (
+    "phase",
+    "side",
+    "formation",
+    "unit",
+    "action",
+    "kind",
+    "target",
+    "hex_from",
+    "hex_to",
+    "result",
+    "detail",
+)
 
 #: Columns of :attr:`wargame.engine.Game.log`, in order.
 LOG_COLUMNS: tuple[str, ...] = (
@@ -135,50 +157,60 @@ def events_frame(
 ) -> pd.DataFrame:
     """A DataFrame of events with the stable :data:`LOG_COLUMNS` and dtypes.
 
-    ``phase``, ``side``, ``formation``, ``action`` and ``kind`` are categoricals
-    (with the given category lists, so frames of different games concatenate
-    cleanly); ``needed`` and ``hits`` are nullable integers; ``dice`` holds tuples;
-    ``x_from``, ``y_from``, ``x_to``, ``y_to`` are floats (NaN: no point).
+    One missing-value convention: ``pd.NA`` in every column.  ``phase``,
+    ``side``, ``formation``, ``unit``, ``action``, ``kind``, ``target``,
+    ``hex_from``, ``hex_to``, ``result`` and ``detail`` are pandas strings;
+    ``needed`` and ``hits`` nullable integers; ``x_from``, ``y_from``, ``x_to``,
+    ``y_to`` nullable floats; ``dice`` holds tuples and ``visible_to`` tuples of
+    sides (``pd.NA``: none).
 
     Args:
         events: the events.
-        categories: category lists per categorical column (defaults: the values
-            present, in order of appearance).
+        categories: ignored (kept for callers that passed category lists when
+            these columns were categoricals).
     """
     import pandas as pd
 
+    del categories
     cols: dict[str, list[object]] = {c: [] for c in LOG_COLUMNS}
     for e in events:
         for c in LOG_COLUMNS:
             cols[c].append(getattr(e, c))
     n = len(events)
+    na = pd.NA
     data: dict[str, object] = {
         "seq": pd.array(cols["seq"], dtype="int64"),
         "turn": pd.array(cols["turn"], dtype="int64"),
     }
-    cats = categories or {}
-    for c in ("phase", "side", "formation", "unit", "action", "kind"):
-        values = cols[c]
-        if c == "unit":
-            data[c] = pd.Series(values, dtype=object)
-            continue
-        known: list[str] = [str(k) for k in cats.get(c, ())]
-        seen = set(known)
-        for v in values:
-            if v is not None and v not in seen:
-                known.append(str(v))
-                seen.add(str(v))
-        data[c] = pd.Categorical(values, categories=known)
-    for c in ("target", "hex_from", "hex_to", "result", "detail"):
-        data[c] = pd.Series(cols[c], dtype=object)
-    for c in POINT_COLUMNS:
-        data[c] = pd.Series(
-            [float("nan") if v is None else v for v in cols[c]], dtype="float64"
+    for c in TEXT_COLUMNS:
+        data[c] = pd.array(
+            [na if v is None else str(v) for v in cols[c]], dtype="string"
         )
-    data["dice"] = pd.Series(cols["dice"], dtype=object)
+    for c in POINT_COLUMNS:
+        data[c] = pd.array(cols[c], dtype="Float64")
+    for c in ("dice", "visible_to"):
+        data[c] = pd.Series([na if v is None else v for v in cols[c]], dtype=object)
     data["needed"] = pd.array(cols["needed"], dtype="Int64")
     data["hits"] = pd.array(cols["hits"], dtype="Int64")
     data["action_index"] = pd.array(cols["action_index"], dtype="int64")
-    data["visible_to"] = pd.Series(cols["visible_to"], dtype=object)
     frame = pd.DataFrame(data, index=pd.RangeIndex(n))
     return frame[list(LOG_COLUMNS)]
+
+
+def log_for_parquet(log: pd.DataFrame) -> pd.DataFrame:
+    """A copy of a log that Parquet stores: the tuple columns (``dice``,
+    ``visible_to``) as lists, missing as null.
+
+    Examples:
+        >>> df = events_frame([Event(seq=1, turn=1, phase="a", dice=(6, 2))])
+        >>> out = log_for_parquet(df)
+        >>> out["dice"].tolist(), out["visible_to"].tolist()
+        ([[6, 2]], [None])
+    """
+    out = log.copy()
+    for col in ("dice", "visible_to"):
+        if col in out:
+            out[col] = [
+                list(v) if isinstance(v, tuple | list) else None for v in out[col]
+            ]
+    return out

@@ -364,14 +364,7 @@ class Game:
         return self._frame[1].copy()
 
     def _frame_of(self, events: Sequence[Event]) -> pd.DataFrame:
-        cats = {
-            "phase": self.ruleset.phases,
-            "side": [s["id"] for s in self.scenario.sides],
-            "formation": [f["id"] for f in self.scenario.formations],
-            "action": tuple(self.ruleset.action_types),
-            "kind": self.ruleset.event_kinds,
-        }
-        return events_frame(events, categories=cats)
+        return events_frame(events)
 
     @property
     def units(self) -> pd.DataFrame:
@@ -417,8 +410,32 @@ class Game:
             if len(column) and all(isinstance(v, bool) for v in column):
                 column = column.astype(bool)
             df[col] = column
-        for col in ("side", "formation", "strength", "status"):
-            df[col] = df[col].astype("category")
+        # one missing-value convention, pd.NA: text columns are pandas strings,
+        # numbers nullable floats, other objects hold pd.NA where missing
+        for col in df.columns:
+            c = df[col]
+            if c.dtype == bool:
+                continue
+            present = [v for v in c if v is not None and v == v]
+            if c.dtype.kind == "f" or (
+                present
+                and all(
+                    isinstance(v, int | float) and not isinstance(v, bool)
+                    for v in present
+                )
+            ):
+                df[col] = pd.array(
+                    [pd.NA if v is None or v != v else float(v) for v in c],
+                    dtype="Float64",
+                )
+            elif present and all(isinstance(v, str) for v in present):
+                df[col] = pd.array(
+                    [pd.NA if v is None else v for v in c], dtype="string"
+                )
+            else:
+                df[col] = pd.Series(
+                    [pd.NA if v is None else v for v in c], index=df.index, dtype=object
+                )
         return df
 
     @property

@@ -23,5 +23,7 @@ def log_csv(log: Any) -> bytes:
         >>> log_csv(pd.DataFrame({"dice": [(6, 1), None]})).decode().split()
         ['dice', '"[6,', '1]"', '""']
     """
-    dice = log["dice"].map(lambda d: json.dumps([int(v) for v in d]) if d else "")
+    dice = log["dice"].map(
+        lambda d: json.dumps([int(v) for v in d]) if isinstance(d, tuple | list) else ""
+    )
     return log.assign(dice=dice).to_csv(index=False).encode("utf-8")  # type: ignore[no-any-return]

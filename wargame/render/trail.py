@@ -71,7 +71,7 @@ def _text(v: Any) -> str | None:
 
 
 def _dice(v: Any) -> list[int]:
-    if v is None or isinstance(v, float):
+    if not isinstance(v, tuple | list) and _na(v):
         return []
     try:
         return [int(x) for x in v]

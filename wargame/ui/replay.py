@@ -192,7 +192,9 @@ class ReplayView(w.VBox):  # type: ignore[misc]
 
 
 def _event_html(row: Any, position: int, total: int) -> str:
-    side = "" if row["side"] != row["side"] or row["side"] is None else row["side"]
+    import pandas as pd
+
+    side = "" if pd.isna(row["side"]) else row["side"]
     return (
         f"<div><b>Event {position}/{total}</b> · turn {int(row['turn'])} · "
         f"{html.escape(str(row['phase']))} · {html.escape(str(side))} · "
