@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import wargame
-from wargame.engine import Action, Game, available_rulesets, get_ruleset
+from wargame.engine import Action, Game, Point, available_rulesets, get_ruleset
 from wargame.engine.scenario import available_scenarios, load_scenario
 
 PACKAGE = Path(wargame.__file__).parent
@@ -55,6 +55,13 @@ def _sample(cls: type[Action], state: typing.Any, rules: typing.Any) -> Action:
         hint = str(hints.get(f.name, ""))
         if f.name in ("unit", "target", "carrier", "spotter", "hq", "sw_target"):
             values[f.name] = units[0] if f.name != "target" else units[-1]
+        elif "Point" in hint and "tuple" not in hint:  # a free point
+            points = [
+                u.position
+                for u in state.units.values()
+                if isinstance(u.position, Point)
+            ]
+            values[f.name] = points[0] if points else Point(0.0, 0.0)
         elif f.name in ("to", "hex"):
             values[f.name] = hexes[0] if hexes else "A1"
         elif f.name == "formation":

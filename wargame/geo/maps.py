@@ -1259,6 +1259,7 @@ class Map:
         obstacles: bool | dict[str, float] = True,
         hex_rule: bool = True,
         standing_in: bool | tuple[bool, bool] = False,
+        margin_m: float = 15.0,
     ) -> Any:
         """Line of sight from ``a`` to ``b`` (hex labels or ``(x, y)`` map metres).
 
@@ -1266,7 +1267,8 @@ class Map:
         ``blocker``, ``profile``, ``plot()``); the model is documented in
         :mod:`wargame.geo.los`. Between hex labels it equals :meth:`hex_los_table`.
         ``hex_rule=False``: the rule for free points instead (:meth:`los_points`;
-        a label stands for its hex's centre), with ``standing_in``.
+        a label stands for its hex's centre), with ``standing_in`` and
+        ``margin_m`` (unused with the hex rule).
 
         Examples:
             >>> m = load_map()
@@ -1280,7 +1282,13 @@ class Map:
         if not _flag(fn, "hex_rule", hex_rule):
             xa, xb = (self._center_on_map(p) for p in (pa, pb))
             return self.los_points(
-                xa, xb, observer_height_m, target_height_m, obstacles, standing_in
+                xa,
+                xb,
+                observer_height_m,
+                target_height_m,
+                obstacles,
+                standing_in,
+                margin_m,
             )
         h_o = _height(fn, "observer_height_m", observer_height_m)
         h_t = _height(fn, "target_height_m", target_height_m)

@@ -1,0 +1,234 @@
+"""Flames of War v3 movement of a platoon on the real map.
+
+A move names the platoon and the point its command team (the unit's point)
+goes to; every team of the platoon moves by the same offset, keeping the
+platoon's layout (ASSUMPTION: v3 lets each team move on its own, research/fow.md
+§1.2; a platoon moved as a body keeps a finite set of moves for the AI and the
+harness).  ASSUMPTION: the going of the move is the going along the command
+team's straight line (:func:`~.going.going_along`); the other teams, moving
+alongside, are checked where they end (on the map, not in ground they may not
+enter).  Then:
+
+* the most restrictive going of the move sets the distance for the whole move
+  (research §2.2, the working rule), for each team type, so no team may go
+  farther than its distance in that going; impassable going or a distance of 0
+  forbids the move (research §2.1);
+* a team may not end off the map or in impassable ground;
+* a vehicle whose line crosses Difficult or Very Difficult going takes a
+  bogging check (research §2.1): 2+ (3+ when Overloaded) or a Skill test; a
+  team that bogs stays where it started, Bogged Down;
+* teams end In Command, within the command distance of the command team
+  (research §2.5): kept when the platoon moves as a body, checked for teams
+  that bogged (they stay behind, Bogged Down; the rule for teams out of
+  command is a gap, §2.5: they are simply flagged).
+
+A scenario may add a bridge the 2021 map lacks (the Ludendorff Bridge of
+March 1945): a corridor over the water where the going is Road.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import shapely
+
+from wargame.engine import Model, Point
+
+from .data import TeamType
+from .forces import teams
+from .going import GoingAlong, going_along, terrain_going
+from .movement import GOINGS, command_distance_in, move_distance_in
+
+__all__ = ["Bridge", "TeamMove", "platoon_move", "team_move"]
+
+
+@dataclass(frozen=True)
+class Bridge:
+    """A scenario bridge: a corridor of Road going over water (map metres)."""
+
+    id: str
+    line: tuple[tuple[float, float], tuple[float, float]]
+    width_m: float
+
+    @property
+    def corridor(self) -> shapely.Geometry:
+        """The deck as a polygon."""
+        return shapely.LineString(self.line).buffer(self.width_m / 2, cap_style="flat")
+
+
+@dataclass(frozen=True)
+class TeamMove:
+    """One team's move: where it ends, how far it may go, what it needs."""
+
+    model: str
+    start: tuple[float, float]
+    end: tuple[float, float]
+    length_m: float
+    going: str
+    allowance_m: float
+    bog_check: str
+    problem: str | None
+
+
+def _severity(going: str) -> int:
+    return GOINGS.index(going)
+
+
+@lru_cache(maxsize=20_000)
+def _going(
+    m: Any,
+    a: tuple[float, float],
+    b: tuple[float, float],
+    team_id: str,
+    bridges: tuple[Bridge, ...],
+) -> tuple[str, str]:
+    """``(most restrictive going, bog check)`` of the line ``a``-``b``.
+
+    The parts of the line on a scenario bridge are Road going; the rest is the
+    map's going (:func:`going_along`).  Remembered: the same line is asked
+    about at every decision until the platoon moves (the map and the profiles
+    do not change).
+    """
+    t = teams()[team_id]
+    line = shapely.LineString([a, b])
+    parts: list[shapely.Geometry] = [line]
+    on_bridge = False
+    for br in bridges:
+        deck = br.corridor
+        if line.intersects(deck):
+            on_bridge = True
+            parts = [p.difference(deck) for p in parts]
+    if not on_bridge:
+        g: GoingAlong = going_along(m, [a, b], t)
+        return g.most_restrictive, g.bog_check
+    worst, bog = "road", "none"
+    for geom in parts:
+        for seg in getattr(geom, "geoms", [geom]):
+            if seg.is_empty or seg.length < 1.0:
+                continue
+            g = going_along(m, list(seg.coords), t)
+            if _severity(g.most_restrictive) > _severity(worst):
+                worst = g.most_restrictive
+            if g.bog_check != "none":
+                bog = g.bog_check
+    return worst, bog
+
+
+def team_move(
+    m: Any,
+    model: Model,
+    team: TeamType,
+    dx: float,
+    dy: float,
+    *,
+    metres_per_inch: float,
+    bridges: Sequence[Bridge] = (),
+) -> TeamMove:
+    """Check one team's straight move by ``(dx, dy)`` metres (nothing changes)."""
+    p = model.position
+    assert isinstance(p, Point)
+    a = (float(p.x), float(p.y))
+    b = (round(a[0] + dx, 3), round(a[1] + dy, 3))
+    length = math.dist(a, b)
+    xmin, ymin, xmax, ymax = m.bounds
+    if not (xmin <= b[0] <= xmax and ymin <= b[1] <= ymax):
+        off = f"team {model.id} would end off the map at ({b[0]:.0f}, {b[1]:.0f})"
+        return TeamMove(model.id, a, b, length, "impassable", 0.0, "none", off)
+    if length < 0.01:
+        return TeamMove(model.id, a, b, 0.0, "cross_country", 0.0, "none", None)
+    going, bog = _going(m, a, b, team.id, tuple(bridges))
+    allowance = move_distance_in(team, going) * metres_per_inch
+    why: str | None = None
+    if going == "impassable" or allowance <= 0:
+        why = (
+            f"team {model.id} ({team.name}) may not enter the "
+            f"{going.replace('_', ' ')} going on its way to "
+            f"({b[0]:.0f}, {b[1]:.0f}) (FoW v3 going, research/fow.md §2.1)"
+        )
+    elif length > allowance + 1e-6:
+        why = (
+            f"team {model.id} ({team.name}) would move {length:.0f} m, more than "
+            f"its {allowance:.0f} m in {going.replace('_', ' ')} going (the most "
+            "restrictive going of a move sets its distance, research/fow.md §2.2)"
+        )
+    return TeamMove(model.id, a, b, length, going, allowance, bog, why)
+
+
+def platoon_move(
+    m: Any,
+    movers: Sequence[tuple[Model, TeamType]],
+    dx: float,
+    dy: float,
+    *,
+    metres_per_inch: float,
+    bridges: Sequence[Bridge] = (),
+) -> tuple[str | None, str, str]:
+    """Check a platoon's move by ``(dx, dy)``: ``(problem, going, bog check)``.
+
+    ``movers``: the teams that move (not Bogged Down or Bailed Out), the command
+    team first.  The going is the command team's line's; every team is held to
+    its own distance in that going and checked where it ends.
+    """
+    if not movers:
+        return "no team of the platoon can move", "impassable", "none"
+    first, t0 = movers[0]
+    lead = team_move(
+        m, first, t0, dx, dy, metres_per_inch=metres_per_inch, bridges=bridges
+    )
+    if lead.problem is not None:
+        return lead.problem, lead.going, lead.bog_check
+    xmin, ymin, xmax, ymax = m.bounds
+    for model, t in movers[1:]:
+        p = model.position
+        assert isinstance(p, Point)
+        x, y = float(p.x) + dx, float(p.y) + dy
+        if not (xmin <= x <= xmax and ymin <= y <= ymax):
+            return (
+                f"team {model.id} would end off the map at ({x:.0f}, {y:.0f})",
+                lead.going,
+                lead.bog_check,
+            )
+        here = terrain_going(str(m.terrain_at(x, y)))
+        on_deck = any(b.corridor.contains(shapely.Point(x, y)) for b in bridges)
+        if not on_deck and move_distance_in(t, here) <= 0:
+            return (
+                f"team {model.id} ({t.name}) would end in {here.replace('_', ' ')} "
+                f"going at ({x:.0f}, {y:.0f}), where it may not go (research/fow.md "
+                "§2.1)",
+                lead.going,
+                lead.bog_check,
+            )
+        allowance = move_distance_in(t, lead.going) * metres_per_inch
+        if lead.length_m > allowance + 1e-6:
+            return (
+                f"team {model.id} ({t.name}) may move {allowance:.0f} m in "
+                f"{lead.going.replace('_', ' ')} going, not {lead.length_m:.0f} m "
+                "(research/fow.md §2.2)",
+                lead.going,
+                lead.bog_check,
+            )
+    return None, lead.going, lead.bog_check
+
+
+def command_radius_m(skill: str, is_tank: bool, metres_per_inch: float) -> float:
+    """The platoon's command distance in metres (research/fow.md §2.5)."""
+    return command_distance_in(skill, is_tank) * metres_per_inch
+
+
+def out_of_command(models: Sequence[Model], command: str, radius_m: float) -> list[str]:
+    """Teams farther than ``radius_m`` from the command team (by centres)."""
+    pos: Mapping[str, Point] = {
+        m.id: m.position for m in models if isinstance(m.position, Point)
+    }
+    c = pos.get(command)
+    if c is None:
+        return []
+    return [
+        mid
+        for mid, p in pos.items()
+        if mid != command and math.hypot(p.x - c.x, p.y - c.y) > radius_m + 1e-6
+    ]

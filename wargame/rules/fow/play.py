@@ -1,0 +1,425 @@
+"""Flames of War v3: what each action and step does to the state (events).
+
+Read with :mod:`.ruleset` (what is legal) — this module rolls the dice (through
+the game's logged generator) and emits the events:
+
+* :func:`start_turn`: the Starting Step in its order (research/fow.md §1.1):
+  objectives taken, rally, remount, free bogged teams; then the Movement Step;
+* :func:`move`: a platoon's move with its bogging checks;
+* :func:`shoot`: one platoon's shooting, from the dice to hit to the saves;
+* :func:`next_step`: Movement → Shooting (Pinned Down at its end) → Assault →
+  the other side's turn, and the end of the game.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from wargame.engine import (
+    Model,
+    Point,
+    RuleContext,
+    state_change,
+    unit_change,
+    var_change,
+)
+from wargame.engine.state import control_change
+
+from .allocation import allocate
+from .dice import MOTIVATION_TEST, SKILL_TEST, passes
+from .moves import command_radius_m, out_of_command, platoon_move
+from .odds import armour_result, penetrates, save_result
+from .shooting import PIN_HITS, facing_armour
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .ruleset import FowRuleset
+
+__all__ = ["move", "next_step", "shoot", "start_turn"]
+
+#: An objective is taken by teams within 4" (research/fow.md §5, S7 [A]).
+OBJECTIVE_IN = 4.0
+#: Map classes where a team is in Bulletproof Cover (research §3.4: walls and
+#: buildings; ASSUMPTION: every built-up area).
+BULLETPROOF = ("town",)
+
+
+def _with(m: Model, **attrs: object) -> Model:
+    """The model with some attrs set (``None`` removes one)."""
+    new = {k: v for k, v in m.attrs.items() if k not in attrs}
+    new.update({k: v for k, v in attrs.items() if v is not None})
+    return Model(m.id, m.kind, m.wounds, m.position, m.facing, m.radius_m, new)
+
+
+# --------------------------------------------------------------------------- #
+# the Starting Step                                                           #
+# --------------------------------------------------------------------------- #
+
+
+def _objectives(rs: FowRuleset, ctx: RuleContext, side: str) -> None:
+    """Take objectives: teams within 4" and no enemy team there (research §5)."""
+    st = ctx.state
+    reach = OBJECTIVE_IN * rs.scale
+    for name, (p, _) in rs.objectives.items():
+        near: set[str] = set()
+        for u in st.units.values():
+            if not rs._in_play(u):
+                continue
+            for m in u.models:
+                q = m.position
+                if (
+                    isinstance(q, Point)
+                    and not m.attrs.get("bailed")
+                    and not m.attrs.get("bogged")
+                    and math.hypot(q.x - p.x, q.y - p.y) <= reach
+                ):
+                    near.add(u.side)
+        if near == {side} and st.control.get(name) != side:
+            ctx.emit(
+                "objective",
+                side=side,
+                target=name,
+                point_to=p,
+                result="taken",
+                detail=f"{st.sides[side].name} takes the objective {name}",
+                changes=control_change(name, side),
+            )
+
+
+def start_turn(
+    rs: FowRuleset, ctx: RuleContext, side: str, *, first: bool = False
+) -> None:
+    """The Starting Step of ``side``'s turn, then its Movement Step."""
+    st = ctx.state
+    turn = st.turn if not first else 1
+    ctx.emit(
+        "turn",
+        side=side,
+        result=f"turn {turn}",
+        detail=f"turn {turn}: {st.sides[side].name} plays",
+        changes=state_change(turn=turn, phase="starting") + var_change(side=side),
+    )
+    _objectives(rs, ctx, side)
+    for uid in sorted(st.units):
+        u = st.units[uid]
+        if u.side != side or not rs._in_play(u):
+            continue
+        motivation = MOTIVATION_TEST[str(u.attrs["motivation"])]
+        skill = SKILL_TEST[str(u.attrs["skill"])]
+        if u.attrs.get("pinned"):
+            (f,) = ctx.roll(1, needed=motivation, kind="rally", side=side, unit=uid)
+            if passes(f, motivation):
+                ctx.emit(
+                    "rally",
+                    side=side,
+                    unit=uid,
+                    result="rallied",
+                    changes=unit_change(uid, pinned=None),
+                )
+        models = list(st.units[uid].models)
+        changed = False
+        for i, m in enumerate(models):
+            if m.attrs.get("bailed"):
+                (f,) = ctx.roll(
+                    1,
+                    needed=motivation,
+                    kind="remount",
+                    side=side,
+                    unit=uid,
+                    target=m.id,
+                )
+                if passes(f, motivation):
+                    models[i] = _with(m, bailed=None)
+                    changed = True
+            elif m.attrs.get("bogged"):
+                (f,) = ctx.roll(
+                    1, needed=skill, kind="unbog", side=side, unit=uid, target=m.id
+                )
+                if passes(f, skill):
+                    models[i] = _with(m, bogged=None)
+                    changed = True
+        if changed:
+            ctx.emit(
+                "remount",
+                side=side,
+                unit=uid,
+                result="teams back in action",
+                changes=unit_change(uid, models=tuple(models)),
+            )
+        ch = unit_change(uid, moved=None, fired=None, gone_to_ground=None)
+        ctx.emit("step", side=side, unit=uid, changes=ch)
+    ctx.emit(
+        "step",
+        side=side,
+        result="Movement Step",
+        changes=state_change(phase="movement"),
+    )
+
+
+# --------------------------------------------------------------------------- #
+# the Movement Step                                                           #
+# --------------------------------------------------------------------------- #
+
+
+def move(rs: FowRuleset, ctx: RuleContext, uid: str, to: Point) -> None:
+    """Move platoon ``uid``: every team by the command team's offset; vehicles
+    crossing Difficult or Very Difficult going take their bogging checks."""
+    st = ctx.state
+    u = st.units[uid]
+    side = u.side
+    start = u.position
+    assert isinstance(start, Point)
+    dx, dy = float(to.x - start.x), float(to.y - start.y)
+    face = round(math.degrees(math.atan2(dx, dy)) % 360, 2)
+    skill = SKILL_TEST[str(u.attrs["skill"])]
+    movers = [
+        (m, rs.team(m))
+        for m in u.models
+        if not m.attrs.get("bogged") and not m.attrs.get("bailed")
+    ]
+    _, _, bog = platoon_move(
+        rs.map, movers, dx, dy, metres_per_inch=rs.scale, bridges=rs.bridges
+    )
+    models: list[Model] = []
+    for m in u.models:
+        t = rs.team(m)
+        if m.attrs.get("bogged") or m.attrs.get("bailed"):
+            models.append(m)
+            continue
+        bogged = False
+        if t.is_vehicle and bog != "none":
+            score = skill if bog == "skill" else int(bog.rstrip("+"))
+            (f,) = ctx.roll(
+                1, needed=score, kind="bog", side=side, unit=uid, target=m.id
+            )
+            bogged = not passes(f, score)
+        if bogged:
+            models.append(_with(m, bogged=True))
+        else:
+            p = m.position
+            assert isinstance(p, Point)
+            q = Point(round(float(p.x) + dx, 3), round(float(p.y) + dy, 3))
+            models.append(Model(m.id, m.kind, m.wounds, q, face, m.radius_m, m.attrs))
+    radius = command_radius_m(str(u.attrs["skill"]), rs._is_tank(u), rs.scale)
+    out = out_of_command(models, models[0].id, radius)
+    end = Point(round(float(to.x), 3), round(float(to.y), 3))  # the platoon's point
+    ctx.emit(
+        "move",
+        side=side,
+        unit=uid,
+        point_from=start,
+        point_to=end,
+        result=f"{math.hypot(dx, dy):.0f} m"
+        + (f", {len(out)} team(s) out of command" if out else ""),
+        detail=f"{u.name} moves {math.hypot(dx, dy):.0f} m",
+        changes=unit_change(
+            uid,
+            position=end,
+            facing=round(face) % 360,
+            models=tuple(models),
+            moved=True,
+        ),
+    )
+
+
+# --------------------------------------------------------------------------- #
+# the Shooting Step                                                           #
+# --------------------------------------------------------------------------- #
+
+
+def shoot(rs: FowRuleset, ctx: RuleContext, uid: str, tid: str) -> None:
+    """Platoon ``uid`` shoots at platoon ``tid`` (research/fow.md §1.3, §3)."""
+    st = ctx.state
+    u, t = st.units[uid], st.units[tid]
+    side = u.side
+    plan = rs.shot_plan(st, u, t)
+    where = {m.id: m for m in u.models}
+    hits_by: dict[str, int] = {}
+    weapon_of: dict[str, object] = {}
+    origin_of: dict[str, tuple[float, float]] = {}
+    for s in plan.shooters:
+        faces = ctx.roll(
+            s.dice,
+            needed=s.to_hit,
+            kind="to_hit",
+            side=side,
+            unit=uid,
+            target=tid,
+            detail=f"{s.model} fires {s.weapon.name}: {s.dice} dice, {s.to_hit}+",
+        )
+        n = 0 if s.to_hit > 6 else sum(f >= s.to_hit for f in faces)
+        if n:
+            key = f"{s.weapon.name} (AT {s.weapon.anti_tank}, FP {s.weapon.firepower}+)"
+            hits_by[key] = hits_by.get(key, 0) + n
+            weapon_of[key] = s.weapon
+            p = where[s.model].position
+            assert isinstance(p, Point)
+            origin_of[key] = (float(p.x), float(p.y))
+    total = sum(hits_by.values())
+    # the owner allocates: nearest teams first (ASSUMPTION, shooting.py)
+    spread = allocate(hits_by, list(plan.targets)) if total else {}
+    models = {m.id: m for m in t.models}
+    lost: set[str] = set()
+    for key, per_team in spread.items():
+        w = weapon_of[key]
+        for mid, n in per_team.items():
+            for _ in range(n):
+                if mid in lost:
+                    continue
+                m = models[mid]
+                tt = rs.team(m)
+                result = _resolve_hit(rs, ctx, side, tid, m, tt, w, origin_of[key])
+                if result == "destroyed":
+                    lost.add(mid)
+                elif result == "bailed out":
+                    if m.attrs.get("bailed"):
+                        # bailed out again: the crew abandon it on a failed
+                        # Motivation test (research §3.5)
+                        mot = MOTIVATION_TEST[str(t.attrs["motivation"])]
+                        (f,) = ctx.roll(
+                            1,
+                            needed=mot,
+                            kind="save",
+                            side=t.side,
+                            unit=tid,
+                            target=mid,
+                        )
+                        if not passes(f, mot):
+                            lost.add(mid)
+                    else:
+                        models[mid] = _with(m, bailed=True)
+    left = tuple(models[m.id] for m in t.models if m.id not in lost)
+    step_hits = int(t.attrs.get("hits_step", 0)) + total
+    ch = unit_change(tid, models=left, hits_step=step_hits)
+    if not left:
+        ch += unit_change(tid, strength="destroyed")
+    ctx.emit(
+        "shoot",
+        side=side,
+        unit=uid,
+        target=tid,
+        hits=total,
+        result="destroyed" if not left else f"{len(lost)} team(s) destroyed",
+        detail=f"{u.name} shoots at {t.name}: {plan.dice} dice, {total} hit(s)"
+        + (", Concealed" if plan.concealed else "")
+        + (", Gone to Ground" if plan.gone_to_ground else ""),
+        changes=ch + unit_change(uid, fired=True),
+    )
+
+
+def _resolve_hit(
+    rs: FowRuleset,
+    ctx: RuleContext,
+    side: str,
+    tid: str,
+    m: Model,
+    tt: object,
+    w: object,
+    origin: tuple[float, float],
+) -> str:
+    """One hit on one team: armour and Firepower, or save (and Firepower)."""
+    from .data import TeamType, Weapon
+
+    assert isinstance(tt, TeamType) and isinstance(w, Weapon)
+    owner = ctx.state.units[tid].side
+    if tt.armour is not None:
+        face_name, armour = facing_armour(m, tt.armour, origin)
+        (f,) = ctx.roll(
+            1,
+            kind="armour",
+            side=owner,
+            unit=tid,
+            target=m.id,
+            detail=f"{face_name} armour {armour} against AT {w.anti_tank}",
+        )
+        fp = None
+        if penetrates(f, armour, w.anti_tank):
+            (fp,) = ctx.roll(
+                1, needed=w.firepower, kind="firepower", side=side, target=m.id
+            )
+        return armour_result(f, armour, w.anti_tank, fp, w.firepower)
+    save = tt.save if tt.save is not None else 7
+    p = m.position
+    assert isinstance(p, Point)
+    cover = str(rs.map.terrain_at(float(p.x), float(p.y))) in BULLETPROOF
+    (f,) = ctx.roll(
+        1, needed=min(save, 7), kind="save", side=owner, unit=tid, target=m.id
+    )
+    fp = None
+    if not passes(f, save) and cover:
+        (fp,) = ctx.roll(
+            1, needed=w.firepower, kind="firepower", side=side, target=m.id
+        )
+    return save_result(f, save, fp, w.firepower if cover else None)
+
+
+# --------------------------------------------------------------------------- #
+# steps and turns                                                             #
+# --------------------------------------------------------------------------- #
+
+
+def next_step(rs: FowRuleset, ctx: RuleContext) -> None:
+    """End the current step: Movement → Shooting → Assault → next side."""
+    st = ctx.state
+    side = str(st.vars["side"])
+    if st.phase == "movement":
+        ctx.emit(
+            "step",
+            side=side,
+            result="Shooting Step",
+            changes=state_change(phase="shooting"),
+        )
+        return
+    if st.phase == "shooting":
+        for uid in sorted(st.units):
+            u = st.units[uid]
+            n = int(u.attrs.get("hits_step", 0))
+            if not n:
+                continue
+            ch = unit_change(uid, hits_step=None)
+            tanks = rs._is_tank(u) if u.models else False
+            if n >= PIN_HITS and not tanks and rs._in_play(u):
+                ch += unit_change(uid, pinned=True)
+                ctx.emit(
+                    "pinned",
+                    side=u.side,
+                    unit=uid,
+                    hits=n,
+                    result="Pinned Down",
+                    changes=ch,
+                )
+            else:
+                ctx.emit("step", side=u.side, unit=uid, changes=ch)
+        ctx.emit(
+            "step",
+            side=side,
+            result="Assault Step",
+            changes=state_change(phase="assault"),
+        )
+        return
+    # the end of the Assault Step: the turn passes
+    for uid in sorted(st.units):
+        u = st.units[uid]
+        if u.side == side and rs._in_play(u):
+            gtg = not u.attrs.get("moved") and not u.attrs.get("fired")
+            ctx.emit(
+                "step",
+                side=side,
+                unit=uid,
+                changes=unit_change(uid, gone_to_ground=gtg or None),
+            )
+    alive = [
+        s
+        for s in rs.sides
+        if any(rs._in_play(u) for u in st.units.values() if u.side == s)
+    ]
+    nxt = rs.sides[(rs.sides.index(side) + 1) % len(rs.sides)]
+    last = nxt == rs.sides[0] and st.turn >= rs.scenario.turns
+    if len(alive) < len(rs.sides) or last:
+        ctx.emit(
+            "end", side=side, result="game over", changes=state_change(phase="end")
+        )
+        return
+    turn = st.turn + 1 if nxt == rs.sides[0] else st.turn
+    ctx.emit("step", side=side, changes=state_change(turn=turn))
+    start_turn(rs, ctx, nxt)

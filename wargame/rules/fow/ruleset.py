@@ -1,0 +1,531 @@
+"""Flames of War, 3rd edition (``fow-v3``): the rule system on the real map.
+
+Players alternate whole turns; a turn runs the Starting, Movement, Shooting and
+Assault Steps in order (research/fow.md §1, S17 and S6 [A]).  What is built:
+
+* **Starting Step** (research §1.1, S2 [A], in its order): check victory
+  (objectives taken, §5 S7 [A]); rally Pinned Down platoons (Motivation test);
+  remount Bailed Out teams (Motivation test, each); free Bogged Down teams
+  (Skill test, each).
+* **Movement Step**: :mod:`.moves` (a platoon moves as a body; going, bogging,
+  command).
+* **Shooting Step**: :mod:`.shooting` (ROF, to hit by the target's skill with
+  long range, Concealed and Gone to Ground, allocation by the owner, saves,
+  armour and Firepower tests, Bailed Out), then Pinning Down at 5 hits.
+* **Victory**: at the turn limit, victory points for objectives held; a side
+  with no platoon left loses at once.
+
+Not built yet (documented in ``docs/rules/fow-v3.md``): the Assault Step,
+platoon and company morale, bombardments, transports, At the Double, air
+support, reserves and ambushes.  The Assault Step passes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from wargame.engine import (
+    Action,
+    GameState,
+    IllegalActionError,
+    Model,
+    ModelSpec,
+    Outcome,
+    Point,
+    RuleContext,
+    RulesetBase,
+    Scenario,
+    ScenarioError,
+    Side,
+    Unit,
+    candidate_moves,
+    locate_point,
+    place_units,
+)
+from wargame.engine.present import Going, Reach, UnitLook
+from wargame.engine.state import Formation
+
+from .data import TeamType
+from .forces import PlatoonSpec, platoon_spec, teams
+from .going import concealed_in, fow_going
+from .movement import GROUND_SCALE_M_PER_INCH, move_distance_in
+from .moves import Bridge, command_radius_m, platoon_move
+from .shooting import SIGHT_MARGIN_IN, ShotPlan, direct_weapon, plan_shot
+
+__all__ = ["FowRuleset", "Move", "Next", "Shoot"]
+
+
+@dataclass(frozen=True)
+class Move(Action):
+    """Move a platoon: its command team to ``to``, the others by the same offset."""
+
+    type = "move"
+    unit: str
+    to: Point
+
+
+@dataclass(frozen=True)
+class Shoot(Action):
+    """A platoon shoots at an enemy platoon."""
+
+    type = "shoot"
+    unit: str
+    target: str
+
+
+@dataclass(frozen=True)
+class Next(Action):
+    """End the current step (Movement → Shooting → Assault → the other side)."""
+
+    type = "next"
+
+
+STEPS = ("movement", "shooting", "assault")
+
+
+class FowRuleset(RulesetBase):
+    """Flames of War v3 on the real Rhine map (see the module docstring)."""
+
+    id = "fow-v3"
+    title = "Flames of War, 3rd edition"
+    positions = "point"
+    phases = ("setup", "starting", "movement", "shooting", "assault", "end")
+    event_kinds = (
+        "turn",
+        "objective",
+        "rally",
+        "remount",
+        "unbog",
+        "move",
+        "bog",
+        "to_hit",
+        "save",
+        "armour",
+        "firepower",
+        "shoot",
+        "pinned",
+        "step",
+        "end",
+    )
+    action_types: ClassVar[dict[str, type[Action]]] = {
+        c.type: c for c in (Move, Shoot, Next)
+    }
+    scenario_keys: ClassVar[Mapping[str, frozenset[str]]] = {
+        "scenario": frozenset({"objectives", "bridges", "rules"}),
+        "units": frozenset({"teams", "command", "motivation", "skill"}),
+        "rules": frozenset({"ground_scale_m_per_inch"}),
+    }
+
+    def __init__(self, scenario: Scenario, game_map: Any) -> None:
+        self.scenario = scenario
+        self.map = game_map
+        self.sides = [s["id"] for s in scenario.sides]
+        file = str(scenario.source)
+        problems: list[str] = []
+        rules = scenario.data.get("rules") or {}
+        scale = rules.get("ground_scale_m_per_inch", GROUND_SCALE_M_PER_INCH)
+        if (
+            isinstance(scale, bool)
+            or not isinstance(scale, int | float)
+            or not (1.0 <= float(scale) <= 200.0)
+        ):
+            problems.append(
+                f"{file}: rules.ground_scale_m_per_inch: {scale!r} is not a number "
+                "of metres per inch between 1 and 200"
+            )
+            scale = GROUND_SCALE_M_PER_INCH
+        #: Metres of map per inch of table (an ASSUMPTION; movement.py).
+        self.scale = float(scale)
+        self.specs: dict[str, PlatoonSpec] = {}
+        for i, raw in enumerate(scenario.units):
+            try:
+                self.specs[str(raw.get("id"))] = platoon_spec(raw, file, i)
+            except ScenarioError as exc:
+                problems += exc.problems
+        if problems:
+            raise ScenarioError(problems)
+        placed = place_units(
+            scenario,
+            game_map,
+            models=lambda raw: [
+                ModelSpec(tid, t.base_radius_m * self.scale / GROUND_SCALE_M_PER_INCH)
+                for tid, t in self.specs[str(raw["id"])].teams
+            ],
+            bases_may_overlap=False,
+        )
+        problems += placed.problems
+        self.placed = placed.units
+        self.objectives: dict[str, tuple[Point, int]] = {}
+        for i, o in enumerate(scenario.objectives):
+            p, key, why = locate_point(game_map, o)
+            name = str(o.get("id") or o.get("name") or f"objective{i + 1}")
+            if p is None:
+                problems.append(scenario.problem(f"objectives[{i}].{key}", str(why)))
+            else:
+                self.objectives[name] = (p, int(o.get("vp", 1)))
+        self.bridges: list[Bridge] = []
+        for i, b in enumerate(scenario.data.get("bridges") or []):
+            line = b.get("line")
+            width = b.get("width_m", 10.0)
+            ok = (
+                isinstance(line, list)
+                and len(line) == 2
+                and all(
+                    isinstance(p, list)
+                    and len(p) == 2
+                    and all(isinstance(v, int | float) and math.isfinite(v) for v in p)
+                    for p in line
+                )
+                and isinstance(width, int | float)
+                and 1.0 <= width <= 100.0
+            )
+            if not ok:
+                problems.append(
+                    f"{file}: bridges[{i}]: give line = [[x, y], [x, y]] (map "
+                    "metres) and width_m between 1 and 100"
+                )
+                continue
+            a, c = (tuple(map(float, p)) for p in line)
+            self.bridges.append(
+                Bridge(str(b.get("id", f"bridge{i + 1}")), (a, c), float(width))  # type: ignore[arg-type]
+            )
+        if problems:
+            raise ScenarioError(problems)
+
+    # -- set-up -------------------------------------------------------------- #
+    def initial_state(self) -> GameState:
+        st = GameState(ruleset=self.id, phase="setup")
+        st.sides = {
+            s["id"]: Side(s["id"], s.get("name", s["id"])) for s in self.scenario.sides
+        }
+        st.formations = {
+            f["id"]: Formation(f["id"], f["side"], f.get("name", f["id"]), f.get("hq"))
+            for f in self.scenario.formations
+        }
+        for raw in self.scenario.units:
+            uid = str(raw["id"])
+            spec = self.specs[uid]
+            side = raw.get("side") or st.formations[raw["formation"]].side
+            pu = self.placed.get(uid)
+            models = (
+                pu.models
+                if pu is not None
+                else tuple(
+                    Model(f"{uid}.{j + 1}", tid)
+                    for j, (tid, _) in enumerate(spec.teams)
+                )
+            )
+            st.units[uid] = Unit(
+                uid,
+                raw.get("name", uid),
+                side,
+                raw.get("formation"),
+                str(raw.get("type", "platoon")),
+                pu.position if pu is not None else None,
+                facing=round(pu.facing) % 360 if pu is not None else None,
+                models=models,
+                attrs={"motivation": spec.motivation, "skill": spec.skill},
+            )
+        return st
+
+    # -- helpers --------------------------------------------------------------- #
+    def team(self, m: Model) -> TeamType:
+        """A team's profile."""
+        return teams()[m.kind]
+
+    def _side_to_play(self, state: GameState) -> str | None:
+        return None if state.phase in ("setup", "end") else str(state.vars["side"])
+
+    def current_side(self, state: GameState) -> str | None:
+        return self._side_to_play(state)
+
+    def _in_play(self, u: Unit) -> bool:
+        return not u.destroyed and isinstance(u.position, Point) and bool(u.models)
+
+    def _own(self, state: GameState, uid: str, flag: str) -> Unit:
+        side = self.current_side(state)
+        u = state.units.get(uid)
+        if side is None:
+            raise IllegalActionError("the game is over")
+        if u is None:
+            raise IllegalActionError(f"no platoon {uid!r}")
+        if u.side != side:
+            raise IllegalActionError(f"{uid} is not {side}'s platoon")
+        if not self._in_play(u):
+            raise IllegalActionError(f"{uid} is not on the table")
+        if u.attrs.get(flag):
+            raise IllegalActionError(f"{uid} has {flag} this turn already")
+        return u
+
+    # -- movement ---------------------------------------------------------------- #
+    def move_problem(self, state: GameState, u: Unit, to: Point) -> str | None:
+        """Why platoon ``u`` may not move its command team to ``to`` (``None``:
+        it may): the first team that fails, where and why."""
+        start = u.position
+        assert isinstance(start, Point)
+        if not (math.isfinite(to.x) and math.isfinite(to.y)):
+            return f"the point ({to.x}, {to.y}) is not a finite point"
+        dx, dy = float(to.x - start.x), float(to.y - start.y)
+        if math.hypot(dx, dy) < 0.01:
+            return "the platoon is already there"
+        command = u.models[0]
+        if command.attrs.get("bogged") or command.attrs.get("bailed"):
+            return (
+                f"its command team {command.id} is Bogged Down or Bailed Out and "
+                "cannot move (research/fow.md §2.1, §3.5)"
+            )
+        movers = [
+            (m, self.team(m))
+            for m in u.models
+            if not m.attrs.get("bogged") and not m.attrs.get("bailed")
+        ]
+        why, _, _ = platoon_move(
+            self.map, movers, dx, dy, metres_per_inch=self.scale, bridges=self.bridges
+        )
+        return why
+
+    def _keeper(self, state: GameState, u: Unit) -> Callable[[Point], bool]:
+        return lambda p: self.move_problem(state, u, p) is None
+
+    # -- shooting ---------------------------------------------------------------- #
+    def _concealed_at(self, x: float, y: float) -> bool:
+        return concealed_in(str(self.map.terrain_at(x, y)))
+
+    def _sees(
+        self, a: tuple[float, float], b: tuple[float, float], eye: float, tgt: float
+    ) -> bool:
+        return bool(self.map.los(a, b, **self._sight(eye, tgt)).visible)
+
+    def _sight(self, eye: float, target: float) -> dict[str, Any]:
+        """``Map.los`` arguments of a look from a team (WYSIWYG, seed 004 p. 20)."""
+        return {
+            "observer_height_m": eye,
+            "target_height_m": target,
+            "hex_rule": False,
+            "margin_m": SIGHT_MARGIN_IN * self.scale,
+        }
+
+    def shot_plan(self, state: GameState, u: Unit, t: Unit) -> ShotPlan:
+        """Who of ``u`` can hit whom of ``t`` now (:func:`.shooting.plan_shot`)."""
+        shooters = [
+            (m, self.team(m))
+            for m in u.models
+            if isinstance(m.position, Point)
+            and not m.attrs.get("bailed")
+            and not m.attrs.get("bogged")
+        ]
+        targets = [(m, self.team(m)) for m in t.models if isinstance(m.position, Point)]
+        return plan_shot(
+            shooters,
+            targets,
+            target_skill=str(t.attrs["skill"]),
+            moved=bool(u.attrs.get("moved")),
+            pinned=bool(u.attrs.get("pinned")),
+            concealed_at=self._concealed_at,
+            gone_to_ground=bool(t.attrs.get("gone_to_ground")),
+            sees=self._sees,
+            metres_per_inch=self.scale,
+        )
+
+    def shot_problem(self, state: GameState, u: Unit, tid: str) -> str | None:
+        """Why ``u`` may not shoot at ``tid`` (``None``: it may)."""
+        t = state.units.get(tid)
+        if t is None:
+            return f"no platoon {tid!r}"
+        if t.side == u.side or not self._in_play(t):
+            return f"{tid} is not an enemy platoon on the table"
+        plan = self.shot_plan(state, u, t)
+        if not plan.shooters:
+            return (
+                f"no team of {u.id} has {tid} in range and in line of sight "
+                "(research/fow.md §1.3)"
+            )
+        return None
+
+    # -- protocol ------------------------------------------------------------------- #
+    def legal_actions(self, state: GameState) -> list[Action]:
+        side = self.current_side(state)
+        if side is None:
+            return []
+        step = state.phase
+        out: list[Action] = []
+        own = [u for u in state.units.values() if u.side == side and self._in_play(u)]
+        if step == "movement":
+            targets = {k: p for k, (p, _) in self.objectives.items()}
+            for u in own:
+                if u.attrs.get("moved"):
+                    continue
+                origin = u.position
+                assert isinstance(origin, Point)
+                reach = (
+                    min(
+                        move_distance_in(self.team(m), "cross_country")
+                        for m in u.models
+                    )
+                    * self.scale
+                )
+                for c in candidate_moves(
+                    origin,
+                    reach,
+                    game_map=self.map,
+                    objectives=targets,
+                    cover=("woods", "town"),
+                    keep=self._keeper(state, u),
+                ):
+                    out.append(Move(u.id, c.point))
+        elif step == "shooting":
+            enemies = [
+                t for t in state.units.values() if t.side != side and self._in_play(t)
+            ]
+            for u in own:
+                if u.attrs.get("fired"):
+                    continue
+                for t in enemies:
+                    if self.shot_problem(state, u, t.id) is None:
+                        out.append(Shoot(u.id, t.id))
+        return [*out, Next()]
+
+    def check(self, state: GameState, action: Action) -> None:
+        side = self.current_side(state)
+        if side is None:
+            raise IllegalActionError("the game is over")
+        if isinstance(action, Move):
+            if state.phase != "movement":
+                raise IllegalActionError(
+                    f"moves are made in the Movement Step, not the {state.phase} step"
+                )
+            u = self._own(state, action.unit, "moved")
+            why = self.move_problem(state, u, action.to)
+            if why is not None:
+                raise IllegalActionError(f"{u.id} cannot move: {why}")
+        elif isinstance(action, Shoot):
+            if state.phase != "shooting":
+                raise IllegalActionError(
+                    f"shots are made in the Shooting Step, not the {state.phase} step"
+                )
+            u = self._own(state, action.unit, "fired")
+            why = self.shot_problem(state, u, action.target)
+            if why is not None:
+                raise IllegalActionError(f"{u.id} cannot shoot: {why}")
+        elif not isinstance(action, Next):
+            raise IllegalActionError(f"{action} is not an action of {self.id}")
+
+    def apply(self, ctx: RuleContext, action: Action) -> None:
+        from . import play
+
+        if isinstance(action, Move):
+            play.move(self, ctx, action.unit, action.to)
+        elif isinstance(action, Shoot):
+            play.shoot(self, ctx, action.unit, action.target)
+        else:
+            play.next_step(self, ctx)
+
+    def advance(self, ctx: RuleContext) -> None:
+        from . import play
+
+        if ctx.state.phase == "setup":
+            play.start_turn(self, ctx, self.sides[0], first=True)
+
+    def outcome(self, state: GameState) -> Outcome | None:
+        if state.phase != "end":
+            return None
+        vp = self.victory_points(state)
+        alive = {
+            s: any(self._in_play(u) for u in state.units.values() if u.side == s)
+            for s in self.sides
+        }
+        if sum(alive.values()) == 1:
+            win = next(s for s, a in alive.items() if a)
+            return Outcome(win, "annihilation", vp, state.turn)
+        best = max(vp.values())
+        top = [s for s in self.sides if vp[s] == best]
+        return Outcome(top[0] if len(top) == 1 else None, "turn limit", vp, state.turn)
+
+    def objective_control(self, state: GameState) -> dict[str, str | None]:
+        return {k: state.control.get(k) for k in self.objectives}
+
+    def victory_points(self, state: GameState) -> dict[str, int]:
+        vp = dict.fromkeys(self.sides, 0)
+        for name, (_, value) in self.objectives.items():
+            owner = state.control.get(name)
+            if owner in vp:
+                vp[owner] += value
+        return vp
+
+    # -- presentation hooks ---------------------------------------------------------- #
+    def unit_look(self, state: GameState, unit: Unit) -> UnitLook:
+        kinds = {self.team(m).kind for m in unit.models} or {"infantry"}
+        symbol = (
+            "armour"
+            if kinds == {"tank"}
+            else "anti_tank"
+            if kinds == {"gun"}
+            else "mech_infantry"
+            if "transport" in kinds
+            else "infantry"
+        )
+        words: list[str] = []
+        if unit.attrs.get("pinned"):
+            words.append("Pinned Down")
+        bailed = sum(bool(m.attrs.get("bailed")) for m in unit.models)
+        bogged = sum(bool(m.attrs.get("bogged")) for m in unit.models)
+        if bailed:
+            words.append(f"{bailed} Bailed Out")
+        if bogged:
+            words.append(f"{bogged} Bogged Down")
+        if unit.attrs.get("gone_to_ground"):
+            words.append("Gone to Ground")
+        rating = f"{unit.attrs.get('motivation', '?')} {unit.attrs.get('skill', '?')}"
+        return UnitLook(
+            symbol,
+            None,
+            f"{len(unit.models)} teams ({rating})",
+            words=tuple(words),
+            suppressed=bool(unit.attrs.get("pinned")),
+            spent=bool(unit.attrs.get("moved") and unit.attrs.get("fired")),
+        )
+
+    def unit_reach(self, state: GameState, unit_id: str) -> tuple[Reach, ...]:
+        u = state.units[unit_id]
+        if not u.models:
+            return ()
+        out = [
+            Reach(
+                "command",
+                command_radius_m(str(u.attrs["skill"]), self._is_tank(u), self.scale),
+            )
+        ]
+        going = self.unit_going(state, unit_id)
+        if going is not None and going.allowance_m > 0:
+            out.append(Reach("move", going.allowance_m))
+        ranges = [w.range_in for m in u.models if (w := direct_weapon(self.team(m)))]
+        if ranges:
+            out.append(Reach("range", max(ranges) * self.scale))
+        return tuple(out)
+
+    def _is_tank(self, u: Unit) -> bool:
+        return all(self.team(m).kind == "tank" for m in u.models)
+
+    def _slowest(self, u: Unit) -> TeamType:
+        return min(
+            (self.team(m) for m in u.models),
+            key=lambda t: move_distance_in(t, "cross_country"),
+        )
+
+    def unit_going(self, state: GameState, unit_id: str) -> Going | None:
+        u = state.units[unit_id]
+        if not u.models:
+            return None
+        return fow_going(self._slowest(u), metres_per_inch=self.scale)
+
+    def sight_options(
+        self, state: GameState, observer: str, target: str | None
+    ) -> dict[str, Any]:
+        u = state.units[observer]
+        eye = self.team(u.models[0]).eye_height_m if u.models else 2.0
+        t = state.units.get(target) if target is not None else None
+        tgt = self.team(t.models[0]).eye_height_m if t is not None and t.models else 1.6
+        return self._sight(eye, tgt)
