@@ -41,6 +41,14 @@ def games(ruleset: str) -> list[tuple[Any, dict[str, str], int]]:
         data = tomllib.loads(SCENARIO.read_text(encoding="utf-8"))
         pols = {"red": "random", "blue": "random"}
         return [(data, pols, seed) for seed in (1, 2, 3)]
+    if ruleset == "fow-v3":  # a first cut without its own AI: short random games
+        import tomllib
+
+        path = ROOT / "scenarios" / "fow_remagen_1945.toml"
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data["turns"] = 3
+        pols = {"us": "random", "de": "random"}
+        return [(data, pols, seed) for seed in (1, 2)]
     out: list[tuple[Any, dict[str, str], int]] = []
     for sid in available_scenarios():
         sc = load_scenario(sid)
