@@ -47,6 +47,7 @@ def games(ruleset: str) -> list[tuple[Any, dict[str, str], int]]:
         path = ROOT / "scenarios" / "fow_remagen_1945.toml"
         data = tomllib.loads(path.read_text(encoding="utf-8"))
         data["turns"] = 3
+        data["id"] = "fow_remagen_1945_3turns"  # not the scenario file: its data
         pols = {"us": "random", "de": "random"}
         return [(data, pols, seed) for seed in (1, 2)]
     out: list[tuple[Any, dict[str, str], int]] = []
