@@ -1,10 +1,12 @@
 """Units at free points in a real browser: models drawn, click a unit, click the
-map, the move's path and cost shown, one press makes it (issue 19, item 6).
+map, the move's path and cost shown, one press makes it (issue 19, item 6;
+issue 20: a Flames of War platoon moved by clicking the map).
 
-Served by Voila from a one-cell notebook written for the test: the point toy
-rule system of the tests (``tests/engine/toy_points.py``) on the real map, the
-person playing red, the map zoomed onto red's start (zoom 17, under a metre a
-pixel) so that a click 60 px from a unit lies within one move.
+Served by Voila from one-cell notebooks written for the tests: the point toy
+rule system of the tests (``tests/engine/toy_points.py``) and ``fow-v3``'s
+Remagen scenario on the real map, the person playing the first side, the map
+zoomed onto a unit (zoom 17, under a metre a pixel) so that a click 60 px from
+it lies within one move.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import nbformat
 import pytest
@@ -40,18 +43,42 @@ view.leaflet.zoom = 17
 view"""
 
 
+FOW_SETUP = """from wargame.engine import Game
+from wargame.ui import GameView
+game = Game.from_scenario("fow_remagen_1945", seed=1)
+view = GameView(game, human="us", height="560px")
+p = game.state.units["us_1pl"].position
+lon, lat = game.map.to_lonlat(p.x, p.y)
+view.leaflet.center = (float(lat), float(lon))
+view.leaflet.zoom = 17
+view"""
+
+
+def _serve(folder: Path, name: str, source: str) -> tuple[Any, str]:
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(source)]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
+    nbformat.write(nb, folder / f"{name}.ipynb")
+    port = free_port()
+    argv = voila_argv(port, str(folder / f"{name}.ipynb"))
+    proc = start_server(argv, port, ARTIFACTS / f"voila-{name}.log", cwd=REPO)
+    return proc, f"http://127.0.0.1:{port}/"
+
+
 @pytest.fixture(scope="module")
 def points_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    folder = Path(tmp_path_factory.mktemp("points"))
-    nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell(SETUP)]
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
-    nbformat.write(nb, folder / "points.ipynb")
-    port = free_port()
-    argv = voila_argv(port, str(folder / "points.ipynb"))
-    proc = start_server(argv, port, ARTIFACTS / "voila-points.log", cwd=REPO)
+    proc, url = _serve(Path(tmp_path_factory.mktemp("points")), "points", SETUP)
     try:
-        yield f"http://127.0.0.1:{port}/"
+        yield url
+    finally:
+        stop_server(proc)
+
+
+@pytest.fixture(scope="module")
+def fow_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    proc, url = _serve(Path(tmp_path_factory.mktemp("fow")), "fow", FOW_SETUP)
+    try:
+        yield url
     finally:
         stop_server(proc)
 
@@ -98,5 +125,47 @@ def test_models_drawn_and_a_click_to_move(offline_page, points_url, timings):
         timeout=60_000,
     )
     page.screenshot(path=str(ARTIFACTS / "voila_point_move.png"))
+    assert page.locator(".wargame-log tbody tr").count() > rows
+    assert not page.errors, page.errors
+
+
+def test_a_flames_of_war_platoon_moves_by_clicking_the_map(
+    offline_page, fow_url, timings
+):
+    page = offline_page
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(fow_url, wait_until="commit", timeout=120_000)
+    page.locator("img.leaflet-image-layer").first.wait_for(timeout=120_000)
+    # the US teams at least: 6 + 6 + 3 dots
+    page.wait_for_function(
+        "document.querySelectorAll('path.wargame-model').length >= 15", timeout=60_000
+    )
+    two_frames(page)
+    marker = page.locator('img.leaflet-marker-icon[title*="1st Platoon, A/27th"]').first
+    marker.wait_for(timeout=30_000)
+    marker.dispatch_event("click")
+    page.locator("path.wargame-reach").first.wait_for(timeout=60_000)
+    rows = page.locator(".wargame-log tbody tr").count()
+    box = marker.bounding_box()
+    assert box is not None
+    t0 = time.time()
+    # 50 px west, 60 px north (about 38 m and 46 m): clear of the other
+    # platoons' counters, which stand east and south of this one
+    page.mouse.click(
+        box["x"] + box["width"] / 2 - 50, box["y"] + box["height"] / 2 - 60
+    )
+    page.locator("path.wargame-point-path").first.wait_for(timeout=60_000)
+    page.wait_for_function(
+        "!document.querySelector('button.wargame-move-point').disabled",
+        timeout=30_000,
+    )
+    timings["voila_fow_plan_s"] = round(time.time() - t0, 2)
+    page.locator("button.wargame-move-point").first.click()
+    page.wait_for_function(
+        "[...document.querySelectorAll('.wargame-message')].some("
+        "e => /moved \\d+ m/.test(e.innerText))",
+        timeout=60_000,
+    )
+    page.screenshot(path=str(ARTIFACTS / "voila_fow_move.png"))
     assert page.locator(".wargame-log tbody tr").count() > rows
     assert not page.errors, page.errors

@@ -233,14 +233,14 @@ def test_rof_falls_to_the_moving_rof_after_a_move() -> None:
 
 
 def _facing_the_pioniere(seed: int, uid: str = "us_2pl") -> Game:
-    """A US platoon (default: the 2nd, with its machine gun) set up 150-250 m
+    """A US platoon (default: the 2nd, with its machine gun) set up 150-300 m
     from the German engineers, on open ground with a clear view of them and no
     base overlapping (found on the real map)."""
     probe = Game.from_scenario("fow_remagen_1945", seed=seed)
     rs = probe.ruleset
     tp = probe.state.units["de_pioniere"].models[0].position
-    for r in (150.0, 200.0, 250.0):
-        for b in range(0, 360, 15):
+    for r in (150.0, 200.0, 250.0, 300.0):
+        for b in range(0, 360, 10):
             x = tp.x + r * math.sin(math.radians(b))
             y = tp.y + r * math.cos(math.radians(b))
             if probe.map.terrain_at(x, y) != "clear" or not rs._sees(
@@ -251,7 +251,7 @@ def _facing_the_pioniere(seed: int, uid: str = "us_2pl") -> Game:
             u = unit(d, uid)
             for k in ("zone", "layout"):
                 u.pop(k, None)
-            u.update(x=x, y=y, layout="line", spacing_m=55.0, facing=(b + 180) % 360)
+            u.update(x=x, y=y, layout="cluster", spacing_m=55.0, facing=(b + 180) % 360)
             try:
                 g = Game.from_scenario(d, seed=seed)
             except ScenarioError:

@@ -17,9 +17,11 @@ reads these scenario keys for them (docs/scenarios.md, "Free positions"):
   or ``dx``/``dy``, ``bearing``/``distance_m`` from the unit's point);
 * ``layout`` for the models without a position of their own: ``"line"``
   (abreast, across the facing), ``"column"`` (one behind the other),
-  ``"wedge"`` (a leader and pairs behind) or ``"spread"`` (a square-ish
-  grid), ``spacing_m`` apart, centre to centre (default: the widest base plus
-  2 m, at least 5 m).
+  ``"wedge"`` (a leader and pairs behind), ``"spread"`` (a square-ish
+  grid) or ``"cluster"`` (the first model, a command team, at the unit's point
+  and the others in rings around it: 6 in the first, 12 in the second...),
+  ``spacing_m`` apart, centre to centre (default: the widest base plus 2 m, at
+  least 5 m).
 
 :func:`place_units` resolves all of them against the map and returns the
 points, the models and every problem, one line each naming the file, the unit
@@ -35,6 +37,8 @@ Examples:
     [(-10.0, 0.0), (0.0, 0.0), (10.0, 0.0)]
     >>> layout_offsets("wedge", 3, 10.0)[0]
     (0.0, 6.666666666666667)
+    >>> [(round(r), round(f)) for r, f in layout_offsets("cluster", 3, 10.0)]
+    [(0, 0), (0, 10), (9, 5)]
 """
 
 from __future__ import annotations
@@ -130,6 +134,15 @@ def layout_offsets(layout: str, n: int, spacing: float) -> list[tuple[float, flo
             raw.append((side * k * spacing, -k * spacing))
         mid = sum(f for _, f in raw) / n
         out = [(r, f - mid) for r, f in raw]
+    elif layout == "cluster":
+        out = [(0.0, 0.0)]
+        ring = 1
+        while len(out) < n:
+            k = min(6 * ring, n - len(out))
+            for j in range(k):
+                a = 2 * math.pi * j / (6 * ring)
+                out.append((ring * spacing * math.sin(a), ring * spacing * math.cos(a)))
+            ring += 1
     else:
         cols = math.ceil(math.sqrt(n))
         rows = math.ceil(n / cols)

@@ -25,7 +25,7 @@ __all__ = [
 ]
 
 #: The formations a unit's models can be laid out in.
-LAYOUTS = ("line", "column", "wedge", "spread")
+LAYOUTS = ("line", "column", "wedge", "spread", "cluster")
 #: Keys of a free position (units, model tables, reinforcement entries,
 #: objectives).
 POINT_KEYS = ("x", "y", "lonlat", "place", "dx", "dy", "bearing", "distance_m")
