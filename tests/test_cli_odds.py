@@ -62,7 +62,7 @@ def test_odds_of_a_self_propelled_mortar_have_no_armor_save(capsys):
             ],
             "unknown --terrain 'jungle'",
         ),
-        (["odds", "fow", "--attacker", "t72"], "unknown rule system 'fow'"),
+        (["odds", "bp", "--attacker", "t72"], "unknown rule system 'bp'"),
         (["odds", "waw", "--attacker", "t72"], "missing --target, --range"),
         (
             ["odds", "waw", "--attacker", "t72", "--target", "m1", "--range", "40"],
@@ -82,8 +82,24 @@ def test_odds_of_a_rule_system_lists_its_own_options_and_refuses_unknown_ones(ca
     assert "--attacker ATTACKER" in capsys.readouterr().out
     assert main(["odds", "waw-classic", "--bogus"]) == 2
     assert "unrecognized arguments: --bogus" in capsys.readouterr().err
-    assert main(["odds", "fow", "--list"]) == 2
-    assert "rule systems with odds: coh-2e, waw-classic" in capsys.readouterr().err
+    assert main(["odds", "bronepehota", "--list"]) == 2
+    assert "rule systems with odds: coh-2e, fow-v3, waw-classic" in (
+        capsys.readouterr().err
+    )
+
+
+def test_fow_odds_give_e1_from_the_command_line(capsys):
+    """research/fow.md §8 E1: PaK 40s at a Sherman 20" away: 4+ (3+ and long
+    range), and per hit Destroyed 5/9, Bailed Out 4/9."""
+    argv = "odds fow --shooter de_pak40 --target us_m4a3_sherman --range-in 20"
+    assert main(argv.split()) == 0
+    out = capsys.readouterr().out
+    assert '2 dice needing 4+ (trained target 3+; long range (over 16") +1)' in out
+    assert "destroyed  0.5556" in out and "bailed out 0.4444" in out
+    assert main(["odds", "fow-v3", "--dice", "12", "--to-hit", "6"]) == 0
+    assert "  2 hits  0.2961" in capsys.readouterr().out  # E2: Binomial(12, 1/6)
+    assert main(["odds", "fow", "--shooter", "us_rifl", "--target", "x"]) == 2
+    assert "did you mean 'us_rifle_team'?" in capsys.readouterr().err
 
 
 def test_odds_says_which_weapon_and_range_band_it_used(capsys):

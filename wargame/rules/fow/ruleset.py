@@ -53,6 +53,7 @@ from .forces import PlatoonSpec, platoon_spec, teams
 from .going import concealed_in, fow_going
 from .movement import GROUND_SCALE_M_PER_INCH, move_distance_in
 from .moves import Bridge, command_radius_m, platoon_move
+from .odds_cli import OddsCommand
 from .shooting import SIGHT_MARGIN_IN, ShotPlan, direct_weapon, plan_shot
 
 __all__ = ["FowRuleset", "Move", "Next", "Shoot"]
@@ -86,12 +87,13 @@ class Next(Action):
 STEPS = ("movement", "shooting", "assault")
 
 
-class FowRuleset(RulesetBase):
+class FowRuleset(OddsCommand, RulesetBase):
     """Flames of War v3 on the real Rhine map (see the module docstring)."""
 
     id = "fow-v3"
     title = "Flames of War, 3rd edition"
     positions = "point"
+    odds_command: ClassVar[bool] = True
     phases = ("setup", "starting", "movement", "shooting", "assault", "end")
     event_kinds = (
         "turn",
