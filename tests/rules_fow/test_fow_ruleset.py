@@ -153,6 +153,53 @@ def test_a_legal_move_moves_every_team_by_the_same_offset() -> None:
         g.apply(Move("us_1pl", Point(a.to.x + 10.0, a.to.y)))
 
 
+def test_the_charges_are_fired_once_the_americans_near_the_bridge() -> None:
+    """The scenario's demolition rule: in the German Starting Step after a US
+    team comes within 8" (200 m) of the bridge, one die; a 6 drops it."""
+    (x0, y0), (x1, y1) = (375620.0, 5604405.0), (375775.0, 5604626.0)
+    length = math.hypot(x1 - x0, y1 - y0)
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    outcomes = {}
+    for seed in range(1, 40):
+        d = data()
+        d["units"] = [u for u in d["units"] if u["id"] != "de_volkssturm"]
+        u = unit(d, "us_pershings")
+        for k in ("zone", "layout"):
+            u.pop(k, None)
+        # one Pershing on the bridge's axis, 150 m short of the west abutment
+        u.update(x=x0 - 150.0 * ux, y=y0 - 150.0 * uy)
+        u["teams"] = [{"team": "us_m26_pershing", "count": 1}]
+        g = Game.from_scenario(d, seed=seed)
+        for _ in range(3):  # the US steps through its turn: the Germans start
+            g.apply(Next())
+        log = g.log
+        fired = log[log["kind"] == "demolition"]
+        assert len(fired) == 2  # the roll, then what it did
+        roll = fired.iloc[0]
+        down = bool(g.state.vars.get("bridge_down:ludendorff"))
+        assert down == (roll["dice"][0] >= 6)
+        assert ("drops" in str(fired.iloc[1]["result"])) == down
+        outcomes[down] = g
+        if len(outcomes) == 2:
+            break
+    assert set(outcomes) == {True, False}
+    # a bridge that dropped is no crossing any more; one that stood still is
+    # 30 m onto the deck, over the water: 180 m, within a tank's 200 m in the
+    # town's Difficult going it starts in
+    deck = Point(round(x0 + 30.0 * ux, 1), round(y0 + 30.0 * uy, 1))
+    for down, g in outcomes.items():
+        for _ in range(3):  # the Germans step through their turn
+            g.apply(Next())
+        pershings = g.state.units["us_pershings"]
+        again = g.ruleset.move_problem(g.state, pershings, deck)
+        assert g.map.terrain_at(deck.x, deck.y) == "water"
+        if down:
+            assert again is not None and "impassable" in again
+        else:
+            assert again is None
+        assert g.log["kind"].eq("demolition").sum() == 2  # fired once only
+
+
 # --------------------------------------------------------------------------- #
 # shooting                                                                    #
 # --------------------------------------------------------------------------- #

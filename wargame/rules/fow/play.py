@@ -27,6 +27,7 @@ from wargame.engine import (
 from wargame.engine.state import control_change
 
 from .allocation import allocate
+from .bridges import demolitions_step, standing
 from .dice import MOTIVATION_TEST, SKILL_TEST, passes
 from .moves import command_radius_m, out_of_command, platoon_move
 from .odds import armour_result, penetrates, save_result
@@ -100,6 +101,7 @@ def start_turn(
         changes=state_change(turn=turn, phase="starting") + var_change(side=side),
     )
     _objectives(rs, ctx, side)
+    demolitions_step(rs, ctx, side)
     for uid in sorted(st.units):
         u = st.units[uid]
         if u.side != side or not rs._in_play(u):
@@ -178,7 +180,7 @@ def move(rs: FowRuleset, ctx: RuleContext, uid: str, to: Point) -> None:
         if not m.attrs.get("bogged") and not m.attrs.get("bailed")
     ]
     _, _, bog = platoon_move(
-        rs.map, movers, dx, dy, metres_per_inch=rs.scale, bridges=rs.bridges
+        rs.map, movers, dx, dy, metres_per_inch=rs.scale, bridges=standing(rs, st)
     )
     models: list[Model] = []
     for m in u.models:

@@ -48,11 +48,12 @@ from wargame.engine import (
 from wargame.engine.present import Going, Reach, UnitLook
 from wargame.engine.state import Formation
 
+from .bridges import parse_bridges, standing
 from .data import TeamType
 from .forces import PlatoonSpec, platoon_spec, teams
 from .going import concealed_in, fow_going
 from .movement import GROUND_SCALE_M_PER_INCH, move_distance_in
-from .moves import Bridge, command_radius_m, platoon_move
+from .moves import command_radius_m, platoon_move
 from .odds_cli import OddsCommand
 from .shooting import SIGHT_MARGIN_IN, ShotPlan, direct_weapon, plan_shot
 
@@ -110,6 +111,7 @@ class FowRuleset(OddsCommand, RulesetBase):
         "shoot",
         "pinned",
         "step",
+        "demolition",
         "end",
     )
     action_types: ClassVar[dict[str, type[Action]]] = {
@@ -168,32 +170,10 @@ class FowRuleset(OddsCommand, RulesetBase):
                 problems.append(scenario.problem(f"objectives[{i}].{key}", str(why)))
             else:
                 self.objectives[name] = (p, int(o.get("vp", 1)))
-        self.bridges: list[Bridge] = []
-        for i, b in enumerate(scenario.data.get("bridges") or []):
-            line = b.get("line")
-            width = b.get("width_m", 10.0)
-            ok = (
-                isinstance(line, list)
-                and len(line) == 2
-                and all(
-                    isinstance(p, list)
-                    and len(p) == 2
-                    and all(isinstance(v, int | float) and math.isfinite(v) for v in p)
-                    for p in line
-                )
-                and isinstance(width, int | float)
-                and 1.0 <= width <= 100.0
-            )
-            if not ok:
-                problems.append(
-                    f"{file}: bridges[{i}]: give line = [[x, y], [x, y]] (map "
-                    "metres) and width_m between 1 and 100"
-                )
-                continue
-            a, c = (tuple(map(float, p)) for p in line)
-            self.bridges.append(
-                Bridge(str(b.get("id", f"bridge{i + 1}")), (a, c), float(width))  # type: ignore[arg-type]
-            )
+        self.bridges, self.demolitions, more = parse_bridges(
+            scenario.data.get("bridges") or [], file, self.sides
+        )
+        problems += more
         if problems:
             raise ScenarioError(problems)
 
@@ -285,7 +265,12 @@ class FowRuleset(OddsCommand, RulesetBase):
             if not m.attrs.get("bogged") and not m.attrs.get("bailed")
         ]
         why, _, _ = platoon_move(
-            self.map, movers, dx, dy, metres_per_inch=self.scale, bridges=self.bridges
+            self.map,
+            movers,
+            dx,
+            dy,
+            metres_per_inch=self.scale,
+            bridges=standing(self, state),
         )
         return why
 
