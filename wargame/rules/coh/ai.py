@@ -103,9 +103,7 @@ class GreedyPolicy:
         if isinstance(a, Move):
             u = s.view.units[a.units[0]]
             to = a.then[-1] if a.then else a.to[0]
-            gain = (
-                s.ap_to_goal(u.hex, goal) - s.ap_to_goal(to, goal) if u.hex else 1.0
-            )
+            gain = s.ap_to_goal(u.hex, goal) - s.ap_to_goal(to, goal) if u.hex else 1.0
             gain = max(-2.0, min(gain, 3.0))
             cover = 0.05 if s.rules.board.cover(to) else 0.0
             if posture == "defend" and u.hex is not None:

@@ -72,8 +72,7 @@ def card_plays(s: Any, acts: list[Action]) -> list[tuple[float, Action]]:
         if not e.hidden
     )
     good_shot = any(
-        isinstance(a, Fire) and a.card is None and s.fire_value(a)[1] <= 8
-        for a in acts
+        isinstance(a, Fire) and a.card is None and s.fire_value(a)[1] <= 8 for a in acts
     )
     rally = any(isinstance(a, Rally) for a in acts) or any(
         u.attrs.get("marked") for u in mine

@@ -26,6 +26,7 @@ __all__ = ["ATTACKS", "Scorer", "ai_die", "hit_kill", "jitter", "plot_choice"]
 #: flamethrowers, §19.1, through the same odds as fire).
 ATTACKS = (Fire, IndirectFire, Flame)
 
+
 def jitter(decision: Decision, i: int) -> float:
     text = f"coh-ai:{decision.seed}:{decision.number}:{i}".encode()
     return (
@@ -174,5 +175,3 @@ def plot_choice(decision: Decision) -> Action:
         if score > top:
             best, top = a, score
     return best
-
-

@@ -32,7 +32,13 @@ from .moves import Bridge
 if TYPE_CHECKING:  # pragma: no cover
     from .ruleset import FowRuleset
 
-__all__ = ["Demolition", "demolitions_step", "parse_bridges", "standing"]
+__all__ = [
+    "Demolition",
+    "bridge_waypoints",
+    "demolitions_step",
+    "parse_bridges",
+    "standing",
+]
 
 
 @dataclass(frozen=True)
@@ -103,6 +109,31 @@ def parse_bridges(
 def standing(rs: FowRuleset, state: GameState) -> list[Bridge]:
     """The scenario bridges still up."""
     return [b for b in rs.bridges if not state.vars.get(f"bridge_down:{b.id}")]
+
+
+def bridge_waypoints(rs: FowRuleset, state: GameState, lead: Point) -> dict[str, Point]:
+    """Where a column heads to cross each standing bridge: its near end, or,
+    for a column already on the bridge's line, 40 m past its far end.
+
+    For the moves a rule system offers (a sample, as ``candidate_moves``):
+    the straight line to an objective across the river misses the deck.
+    """
+    out: dict[str, Point] = {}
+    here = shapely.Point(lead.x, lead.y)
+    for b in standing(rs, state):
+        (ax, ay), (cx, cy) = b.line
+        deck = shapely.LineString(b.line)
+        near_a = math.hypot(ax - lead.x, ay - lead.y) <= math.hypot(
+            cx - lead.x, cy - lead.y
+        )
+        (nx, ny), (fx, fy) = ((ax, ay), (cx, cy)) if near_a else ((cx, cy), (ax, ay))
+        if deck.distance(here) <= 1.0 or math.hypot(nx - lead.x, ny - lead.y) <= 1.0:
+            length = math.hypot(fx - nx, fy - ny)
+            ux, uy = (fx - nx) / length, (fy - ny) / length
+            out[f"over {b.id}"] = Point(round(fx + 40 * ux, 1), round(fy + 40 * uy, 1))
+        else:
+            out[f"to {b.id}"] = Point(round(nx, 1), round(ny, 1))
+    return out
 
 
 def demolitions_step(rs: FowRuleset, ctx: RuleContext, side: str) -> None:

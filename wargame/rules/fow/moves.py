@@ -43,7 +43,7 @@ from .forces import teams
 from .going import GoingAlong, going_along, terrain_going
 from .movement import GOINGS, command_distance_in, move_distance_in
 
-__all__ = ["Bridge", "TeamMove", "platoon_move", "team_move"]
+__all__ = ["Bridge", "TeamMove", "column_move", "platoon_move", "team_move"]
 
 
 @dataclass(frozen=True)
@@ -212,6 +212,54 @@ def platoon_move(
                 lead.bog_check,
             )
     return None, lead.going, lead.bog_check
+
+
+def column_move(
+    m: Any,
+    movers: Sequence[tuple[Model, TeamType]],
+    to: tuple[float, float],
+    *,
+    metres_per_inch: float,
+    bridges: Sequence[Bridge] = (),
+) -> tuple[str | None, dict[str, tuple[float, float]], dict[str, str]]:
+    """Check a move in column: ``(problem, ends, bog checks)`` per team.
+
+    The command team (first of ``movers``) goes to ``to``; the others line up
+    behind it along the way it came, one base and 5 m apart, each moving in its
+    own straight line, held to its own distance in its own going (a crossing
+    of a bridge or a defile; ASSUMPTION, as the platoon-as-a-body rule).
+    """
+    if not movers:
+        return "no team of the platoon can move", {}, {}
+    lead, _ = movers[0]
+    p0 = lead.position
+    assert isinstance(p0, Point)
+    dx, dy = to[0] - float(p0.x), to[1] - float(p0.y)
+    length = math.hypot(dx, dy)
+    if length < 0.01:
+        return "the platoon is already there", {}, {}
+    ux, uy = dx / length, dy / length
+    gap = 2 * max(t.base_radius_m for _, t in movers) * metres_per_inch / 25.0 + 5.0
+    ends: dict[str, tuple[float, float]] = {}
+    bogs: dict[str, str] = {}
+    for k, (model, t) in enumerate(movers):
+        p = model.position
+        assert isinstance(p, Point)
+        ex, ey = to[0] - k * gap * ux, to[1] - k * gap * uy
+        tm = team_move(
+            m,
+            model,
+            t,
+            ex - float(p.x),
+            ey - float(p.y),
+            metres_per_inch=metres_per_inch,
+            bridges=bridges,
+        )
+        if tm.problem is not None:
+            return tm.problem, {}, {}
+        ends[model.id] = tm.end
+        bogs[model.id] = tm.bog_check
+    return None, ends, bogs
 
 
 def command_radius_m(skill: str, is_tank: bool, metres_per_inch: float) -> float:

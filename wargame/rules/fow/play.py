@@ -29,7 +29,7 @@ from wargame.engine.state import control_change
 from .allocation import allocate
 from .bridges import demolitions_step, standing
 from .dice import MOTIVATION_TEST, SKILL_TEST, passes
-from .moves import command_radius_m, out_of_command, platoon_move
+from .moves import column_move, command_radius_m, out_of_command, platoon_move
 from .odds import armour_result, penetrates, save_result
 from .shooting import PIN_HITS, facing_armour
 
@@ -163,9 +163,12 @@ def start_turn(
 # --------------------------------------------------------------------------- #
 
 
-def move(rs: FowRuleset, ctx: RuleContext, uid: str, to: Point) -> None:
-    """Move platoon ``uid``: every team by the command team's offset; vehicles
-    crossing Difficult or Very Difficult going take their bogging checks."""
+def move(
+    rs: FowRuleset, ctx: RuleContext, uid: str, to: Point, column: bool = False
+) -> None:
+    """Move platoon ``uid`` as a body (every team by the platoon's offset) or in
+    column; vehicles crossing Difficult or Very Difficult going take their
+    bogging checks (research/fow.md §2.1)."""
     st = ctx.state
     u = st.units[uid]
     side = u.side
@@ -179,18 +182,35 @@ def move(rs: FowRuleset, ctx: RuleContext, uid: str, to: Point) -> None:
         for m in u.models
         if not m.attrs.get("bogged") and not m.attrs.get("bailed")
     ]
-    _, _, bog = platoon_move(
-        rs.map, movers, dx, dy, metres_per_inch=rs.scale, bridges=standing(rs, st)
-    )
+    bridges = standing(rs, st)
+    if column:
+        _, ends, bogs = column_move(
+            rs.map,
+            movers,
+            (float(to.x), float(to.y)),
+            metres_per_inch=rs.scale,
+            bridges=bridges,
+        )
+    else:
+        _, _, bog = platoon_move(
+            rs.map, movers, dx, dy, metres_per_inch=rs.scale, bridges=bridges
+        )
+        ends, bogs = {}, {}
+        for m, _t in movers:
+            p = m.position
+            assert isinstance(p, Point)
+            ends[m.id] = (round(float(p.x) + dx, 3), round(float(p.y) + dy, 3))
+            bogs[m.id] = bog
     models: list[Model] = []
     for m in u.models:
         t = rs.team(m)
-        if m.attrs.get("bogged") or m.attrs.get("bailed"):
+        if m.id not in ends:  # bogged or bailed: stays
             models.append(m)
             continue
         bogged = False
-        if t.is_vehicle and bog != "none":
-            score = skill if bog == "skill" else int(bog.rstrip("+"))
+        check = bogs[m.id]
+        if t.is_vehicle and check != "none":
+            score = skill if check == "skill" else int(check.rstrip("+"))
             (f,) = ctx.roll(
                 1, needed=score, kind="bog", side=side, unit=uid, target=m.id
             )
@@ -198,9 +218,7 @@ def move(rs: FowRuleset, ctx: RuleContext, uid: str, to: Point) -> None:
         if bogged:
             models.append(_with(m, bogged=True))
         else:
-            p = m.position
-            assert isinstance(p, Point)
-            q = Point(round(float(p.x) + dx, 3), round(float(p.y) + dy, 3))
+            q = Point(*ends[m.id])
             models.append(Model(m.id, m.kind, m.wounds, q, face, m.radius_m, m.attrs))
     radius = command_radius_m(str(u.attrs["skill"]), rs._is_tank(u), rs.scale)
     out = out_of_command(models, models[0].id, radius)

@@ -48,12 +48,12 @@ from wargame.engine import (
 from wargame.engine.present import Going, Reach, UnitLook
 from wargame.engine.state import Formation
 
-from .bridges import parse_bridges, standing
+from .bridges import bridge_waypoints, parse_bridges, standing
 from .data import TeamType
 from .forces import PlatoonSpec, platoon_spec, teams
 from .going import concealed_in, fow_going
 from .movement import GROUND_SCALE_M_PER_INCH, move_distance_in
-from .moves import command_radius_m, platoon_move
+from .moves import column_move, command_radius_m, platoon_move
 from .odds_cli import OddsCommand
 from .shooting import SIGHT_MARGIN_IN, ShotPlan, direct_weapon, plan_shot
 
@@ -62,11 +62,14 @@ __all__ = ["FowRuleset", "Move", "Next", "Shoot"]
 
 @dataclass(frozen=True)
 class Move(Action):
-    """Move a platoon: its command team to ``to``, the others by the same offset."""
+    """Move a platoon: its point to ``to`` and every team by the same offset;
+    or, ``column=True``, its command team to ``to`` with the others in a column
+    behind it (to cross a bridge)."""
 
     type = "move"
     unit: str
     to: Point
+    column: bool = False
 
 
 @dataclass(frozen=True)
@@ -243,9 +246,11 @@ class FowRuleset(OddsCommand, RulesetBase):
         return u
 
     # -- movement ---------------------------------------------------------------- #
-    def move_problem(self, state: GameState, u: Unit, to: Point) -> str | None:
-        """Why platoon ``u`` may not move its command team to ``to`` (``None``:
-        it may): the first team that fails, where and why."""
+    def move_problem(
+        self, state: GameState, u: Unit, to: Point, column: bool = False
+    ) -> str | None:
+        """Why platoon ``u`` may not move to ``to`` (``None``: it may): the
+        first team that fails, where and why."""
         start = u.position
         assert isinstance(start, Point)
         if not (math.isfinite(to.x) and math.isfinite(to.y)):
@@ -264,18 +269,25 @@ class FowRuleset(OddsCommand, RulesetBase):
             for m in u.models
             if not m.attrs.get("bogged") and not m.attrs.get("bailed")
         ]
+        bridges = standing(self, state)
+        if column:
+            why, _, _ = column_move(
+                self.map,
+                movers,
+                (float(to.x), float(to.y)),
+                metres_per_inch=self.scale,
+                bridges=bridges,
+            )
+            return why
         why, _, _ = platoon_move(
-            self.map,
-            movers,
-            dx,
-            dy,
-            metres_per_inch=self.scale,
-            bridges=standing(self, state),
+            self.map, movers, dx, dy, metres_per_inch=self.scale, bridges=bridges
         )
         return why
 
-    def _keeper(self, state: GameState, u: Unit) -> Callable[[Point], bool]:
-        return lambda p: self.move_problem(state, u, p) is None
+    def _keeper(
+        self, state: GameState, u: Unit, column: bool = False
+    ) -> Callable[[Point], bool]:
+        return lambda p: self.move_problem(state, u, p, column) is None
 
     # -- shooting ---------------------------------------------------------------- #
     def _concealed_at(self, x: float, y: float) -> bool:
@@ -363,6 +375,19 @@ class FowRuleset(OddsCommand, RulesetBase):
                     keep=self._keeper(state, u),
                 ):
                     out.append(Move(u.id, c.point))
+                # in column: toward the objectives, and onto and over a bridge
+                lead = u.models[0].position
+                assert isinstance(lead, Point)
+                for c in candidate_moves(
+                    lead,
+                    reach,
+                    game_map=self.map,
+                    objectives={**targets, **bridge_waypoints(self, state, lead)},
+                    cover=(),
+                    directions=0,
+                    keep=self._keeper(state, u, column=True),
+                ):
+                    out.append(Move(u.id, c.point, column=True))
         elif step == "shooting":
             enemies = [
                 t for t in state.units.values() if t.side != side and self._in_play(t)
@@ -385,7 +410,7 @@ class FowRuleset(OddsCommand, RulesetBase):
                     f"moves are made in the Movement Step, not the {state.phase} step"
                 )
             u = self._own(state, action.unit, "moved")
-            why = self.move_problem(state, u, action.to)
+            why = self.move_problem(state, u, action.to, action.column)
             if why is not None:
                 raise IllegalActionError(f"{u.id} cannot move: {why}")
         elif isinstance(action, Shoot):
@@ -404,7 +429,7 @@ class FowRuleset(OddsCommand, RulesetBase):
         from . import play
 
         if isinstance(action, Move):
-            play.move(self, ctx, action.unit, action.to)
+            play.move(self, ctx, action.unit, action.to, action.column)
         elif isinstance(action, Shoot):
             play.shoot(self, ctx, action.unit, action.target)
         else:

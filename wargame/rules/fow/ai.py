@@ -1,0 +1,118 @@
+"""A greedy player for fow-v3: the best expected result of each action now.
+
+Decides from its side's view only (:attr:`Decision.view`), with the rule
+system's own helpers for what it would roll:
+
+* **Shoot**: the expected number of enemy teams destroyed, from the exact odds
+  (:mod:`.odds`: each shooting team's dice and score, one hit's result against
+  the target's first team in reach), plus a little for every expected hit (five
+  hits Pin Down, research/fow.md §3.6);
+* **Move** (attacker): metres gained toward the nearest objective its side does
+  not hold, plus a bonus for ending in concealing ground (a shooter's +1 to hit,
+  §3.2); a defender moves only into cover, toward an objective it does not hold;
+* **Next** (end the step): a small fixed score, so a platoon with nothing worth
+  doing stays (and, having neither moved nor shot, goes to ground).
+
+Ties are broken by a tiny jitter from the game seed and the decision number, so
+the same game gives the same choices.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from typing import Any
+
+from wargame.engine import Point
+from wargame.engine.policy import Decision
+
+from .dice import p_success
+from .going import concealed_in
+from .odds import armour_pmf, save_pmf
+from .ruleset import Move, Next, Shoot
+
+__all__ = ["GreedyPolicy"]
+
+#: The score of ending the step (a move or a shot must beat it).
+NEXT_SCORE = 0.05
+#: Value of ending a move in concealing ground (woods, towns...).
+COVER_BONUS = 0.3
+#: Value of one expected hit besides the kills it brings (pinning).
+HIT_VALUE = 0.1
+
+
+def _jitter(decision: Decision, i: int) -> float:
+    h = hashlib.blake2b(
+        f"{decision.seed}:{decision.number}:{i}".encode(), digest_size=4
+    )
+    return int.from_bytes(h.digest(), "big") / 2**32 * 1e-6
+
+
+class GreedyPolicy:
+    """The action with the best expected result now (module docstring)."""
+
+    def choose(self, decision: Decision) -> Any:
+        """The best-scoring legal action."""
+        acts = list(decision.legal_actions)
+        rules = decision.rules
+        if rules is None or decision.view is None:
+            return acts[0]
+        view = decision.view()
+        best, best_score = acts[0], float("-inf")
+        for i, a in enumerate(acts):
+            if isinstance(a, Shoot):
+                score = self._shot(rules, view, a)
+            elif isinstance(a, Move):
+                score = self._move(rules, view, a, decision.side)
+            elif isinstance(a, Next):
+                score = NEXT_SCORE
+            else:
+                score = 0.0
+            score += _jitter(decision, i)
+            if score > best_score:
+                best, best_score = a, score
+        return best
+
+    def _shot(self, rules: Any, view: Any, a: Shoot) -> float:
+        u, t = view.units[a.unit], view.units[a.target]
+        plan = rules.shot_plan(view, u, t)
+        by_id = {m.id: m for m in t.models}
+        kills = hits = 0.0
+        for s in plan.shooters:
+            expected = s.dice * float(p_success(s.to_hit))
+            hits += expected
+            target = by_id[s.targets[0]]
+            tt = rules.team(target)
+            w = s.weapon
+            if tt.armour is not None:
+                p = armour_pmf(tt.armour.front, w.anti_tank, w.firepower)["destroyed"]
+            else:
+                save = tt.save if tt.save is not None else 7
+                p = save_pmf(save)["destroyed"]
+            kills += expected * float(p)
+        return kills + HIT_VALUE * hits
+
+    def _move(self, rules: Any, view: Any, a: Move, side: str) -> float:
+        u = view.units[a.unit]
+        here = u.position
+        assert isinstance(here, Point)
+        open_goals = [
+            p
+            for name, (p, _) in rules.objectives.items()
+            if view.control.get(name) != side
+        ]
+        gain = 0.0
+        if open_goals:
+            goal = min(open_goals, key=lambda p: math.hypot(p.x - here.x, p.y - here.y))
+            before = math.hypot(goal.x - here.x, goal.y - here.y)
+            after = math.hypot(goal.x - a.to.x, goal.y - a.to.y)
+            gain = (before - after) / 100.0
+        cover = (
+            COVER_BONUS
+            if concealed_in(str(rules.map.terrain_at(a.to.x, a.to.y)))
+            else 0.0
+        )
+        posture = rules.scenario.posture(side) or "attack"
+        if posture == "defend":  # hold; move only into cover, not away from a goal
+            return cover if cover and gain >= 0 else -1.0
+        return gain + cover
