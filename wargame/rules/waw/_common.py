@@ -15,7 +15,7 @@ the clean-up smoke markers, HQ leadership.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -443,6 +443,29 @@ class _Queries(RulesetBase):
             if bridge is not None and (assault or bridge.side == u.side):
                 return 3.0 if disrupted(bridge) else 2.0
         return self.board.move_cost(a, b, i.mobility)
+
+    def _entry_overrides(self, state: GameState, u: Unit) -> dict[str, float]:
+        """The hexes whose entry :meth:`_enter_cost` (no assault) gives ``u``
+        from this state rather than the chart, with their MP."""
+        i = self.info[u.id]
+        if i.is_helicopter:
+            return {}
+        over = {
+            h: 3.0 if disrupted(b) else 2.0
+            for h, b in self._bridges(state).items()
+            if b.side == u.side
+        }
+        if i.is_bridge_layer and not u.attrs.get("deployed"):
+            over.update(dict.fromkeys(self._bridgeable_hexes(), 1.0))
+        return over
+
+    def _enter_cost_fn(self, state: GameState, u: Unit) -> Callable[[str, str], float]:
+        """:meth:`_enter_cost` of ``u`` in this state as a ``(a, b) -> MP``
+        function (no assault), for searches that ask it many times."""
+        mob = self.info[u.id].mobility
+        cost = self.board.move_cost
+        get = self._entry_overrides(state, u).get
+        return lambda a, b: get(b) or cost(a, b, mob)
 
     def _high(self, u: Unit) -> bool:
         """A helicopter flying high (WaW 9.0 modes)."""

@@ -131,6 +131,7 @@ def safest_paths(
     *,
     blocked: Iterable[str] = (),
     ends_move: Callable[[str, str], bool] = lambda _a, _b: False,
+    steps: Mapping[str, Sequence[tuple[str, float]]] | None = None,
 ) -> dict[str, tuple[int, float, tuple[str, ...]]]:
     """The least exposed path to every hex within ``mp``: ``hex -> (penalty,
     MP, path)``, the path from ``start`` (included) to the hex.
@@ -147,6 +148,10 @@ def safest_paths(
         exposure: the exposure of a hex (enemy LOS and range, cover or not).
         blocked: hexes that may not be entered (enemy-held).
         ends_move: ``(from, to)`` -> the step ends the move (boarding a ferry).
+        steps: optionally, the same costs given per hex: its neighbours (in
+            ``neighbors`` order) with ``enter_cost`` of each, the ones that
+            cannot be entered left out (``WawBoard.steps``); then
+            ``enter_cost`` is not called.
 
     Examples:
         >>> from wargame.rules.waw.command import Exposure
@@ -164,15 +169,26 @@ def safest_paths(
     heap: list[tuple[float, tuple[str, ...], int]] = [(0.0, (start,), 0)]
     done: set[tuple[str, int]] = set()
     settled: dict[str, list[tuple[int, float]]] = {}  # hex -> (flags, MP) popped
+    # Each hex's enterable neighbours with their MP, asked of enter_cost once
+    # per search (a step that costs more than mp is never taken).
+    rows: dict[str, Sequence[tuple[str, float]]] = {}
+    finite = mp != math.inf
+    pop, push = heapq.heappop, heapq.heappush
     while heap:
-        cost, path, flags = heapq.heappop(heap)
+        cost, path, flags = pop(heap)
         here = path[-1]
-        if (here, flags) in done:
+        state = (here, flags)
+        if state in done:
             continue
-        done.add((here, flags))
-        if any(f | flags == flags and c < cost for f, c in settled.get(here, ())):
-            continue  # reached before for less MP with less exposure: dominated
-        settled.setdefault(here, []).append((flags, cost))
+        done.add(state)
+        before = settled.get(here)
+        if before is None:
+            settled[here] = [(flags, cost)]
+        else:
+            # reached before for less MP with less exposure: dominated
+            if any(f | flags == flags and c < cost for f, c in before):
+                continue
+            before.append((flags, cost))
         if here != start:
             got = (_PENALTY[flags], cost, path)
             old = best.get(here)
@@ -182,17 +198,26 @@ def safest_paths(
                 continue
             # WaW HQ movement (d): a hex counts once the path goes on from it.
             flags |= _BIT[exposure(here)]
-        for nb in neighbors[here]:
+        row = steps[here] if steps is not None else rows.get(here)
+        if row is None:
+            row = tuple(
+                (nb, step)
+                for nb in neighbors[here]
+                if (step := enter_cost(here, nb)) <= mp or not finite
+            )
+            rows[here] = row
+        for nb, step in row:
             if nb in blocked_set or nb in path or (nb, flags) in done:
                 continue
-            c = cost + enter_cost(here, nb)
+            c = cost + step
             if c > mp:
                 continue
             nxt = (*path, nb)
-            old_d = dist.get((nb, flags))
+            key = (nb, flags)
+            old_d = dist.get(key)
             if old_d is None or (c, nxt) < old_d:
-                dist[(nb, flags)] = (c, nxt)
-                heapq.heappush(heap, (c, nxt, flags))
+                dist[key] = (c, nxt)
+                push(heap, (c, nxt, flags))
     return best
 
 

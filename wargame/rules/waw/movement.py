@@ -283,6 +283,11 @@ class _Movement(_Queries):
         """Stepping from ``a`` into ``b`` boards a ferry (the move ends there)."""
         return self.board.ferry_water(b) and not self.board.ferry_water(a)
 
+    def _boards_ferry_fn(self) -> Callable[[str, str], bool]:
+        """:meth:`_boards_ferry` as a quick function of the board's ferry hexes."""
+        water = frozenset(h for h in self.board.ferry if self.board.ferry_water(h))
+        return lambda a, b: b in water and a not in water
+
     def _hq_blocked(self, snap: _Snap, hq: Unit) -> list[str]:
         """Hexes an HQ moving on its own may not enter: those with enemy units."""
         enemy = self.enemy_of(hq.side)
@@ -384,10 +389,13 @@ class _Movement(_Queries):
                 hq.position,  # type: ignore[arg-type]
                 left,
                 self.board.neighbors,
-                lambda a, b: self._enter_cost(st, hq, a, b),
+                self._enter_cost_fn(st, hq),
                 self._exposures(snap, hq.side),
                 blocked=self._hq_blocked(snap, hq),
-                ends_move=self._boards_ferry,
+                ends_move=self._boards_ferry_fn(),
+                steps=self.board.steps(
+                    self.info[hq.id].mobility, self._entry_overrides(st, hq)
+                ),
             )
         return hit
 
