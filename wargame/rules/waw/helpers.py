@@ -23,6 +23,7 @@ from ._common import (
     _Queries,
 )
 from .catalog import (
+    TargetType,
     UnitSide,
     UnitType,
 )
@@ -191,43 +192,74 @@ class _Helpers(_Queries):
         d = self.board.distance(frm, to)
         if d == 0:
             return None
-        tt = self._target_type(target)
         best: tuple[float, str, dict[str, float]] | None = None
         seen: bool | None = None
-        for kind, w in self._weapons(attacker):
+        hidden: bool | None = None
+        t_type = self.info[target.id].utype
+        for kind, real, reach, underlined, a_type, is_sw in self._shot_plan(
+            attacker, self._target_type(target)
+        ):
             if weapons is not None and kind not in weapons:
                 continue
-            sw = self._sw(attacker) if kind == "sw" else None
-            real = sw[1] if sw is not None else kind
-            if (real, tt) not in _ALLOWED or (
-                d > 1 and d - 1 > self._reach(effective_weapon(w, real, tt))
-            ):
+            if d > 1 and d - 1 > reach:
                 continue
             if moving and (
-                not w.fp_underlined or self._spent(attacker) > self._mp(attacker) / 2
+                not underlined or self._spent(attacker) > self._mp(attacker) / 2
             ):
                 continue
             if seen is None:
                 seen = self._los(state, attacker, frm, target, to)
             if not seen:
                 return None
+            if hidden is None:
+                hidden = self._hidden(state, target, target_at)
             p = self._result_odds(
-                sw[0] if sw is not None else self.info[attacker.id].utype,
-                "full" if sw is not None else attacker.strength,
+                a_type,
+                "full" if is_sw else attacker.strength,
                 real,
-                self.info[target.id].utype,
+                t_type,
                 target.strength,
                 disrupted(target),
                 d,
                 self.board.terrain[to],
                 moving,
-                None if sw is not None else attacker.attrs.get("mode"),
-                self._hidden(state, target, target_at),
+                None if is_sw else attacker.attrs.get("mode"),
+                hidden,
             )
             score = p["reduced"] + p["destroyed"] + 0.3 * p["disrupted"]
             if best is None or score > best[0]:
                 best = (score, kind, p)
         return None if best is None else (best[1], best[2])
+
+    def _shot_plan(
+        self, attacker: Unit, tt: TargetType
+    ) -> tuple[tuple[str, str, int, bool, UnitType, bool], ...]:
+        """The weapons of :meth:`shot_odds` that may fire at target type ``tt``:
+        ``(kind, fire kind, reach, fp underlined, unit type rolled, is the SW)``
+        each (WaW 6.1, 1.3.4.5, 1.3.5); cached per unit, strength, SW, mode."""
+        key = (
+            attacker.id,
+            attacker.strength,
+            attacker.attrs.get("sw"),
+            attacker.attrs.get("mode"),
+            tt,
+        )
+        cache = self.__dict__.setdefault("_shot_plan_cache", {})
+        hit = cache.get(key)
+        if hit is not None:
+            return hit  # type: ignore[no-any-return]
+        out = []
+        for kind, w in self._weapons(attacker):
+            sw = self._sw(attacker) if kind == "sw" else None
+            real = sw[1] if sw is not None else kind
+            if (real, tt) not in _ALLOWED:
+                continue
+            reach = self._reach(effective_weapon(w, real, tt))
+            a_type = sw[0] if sw is not None else self.info[attacker.id].utype
+            out.append((kind, real, reach, w.fp_underlined, a_type, sw is not None))
+        plan = tuple(out)
+        cache[key] = plan
+        return plan
 
     def _result_odds(
         self,
