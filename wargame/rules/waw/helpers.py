@@ -189,12 +189,61 @@ class _Helpers(_Queries):
         to = target_at or target.position
         if not isinstance(frm, str) or not isinstance(to, str):
             return None
+        # The answer depends on nothing else (see _shot_odds): remembered for
+        # the game (a pure function of its key, so play stays the same).
+        a_attrs, t_attrs = attacker.attrs, target.attrs
+        hidden = bool(t_attrs.get("hiding")) and self._hidden(state, target, target_at)
+        smoke = state.vars.get("smoke")
+        key = (
+            attacker.id,
+            attacker.strength,
+            a_attrs.get("sw"),
+            a_attrs.get("mode"),
+            a_attrs.get("mp") if moving else None,
+            target.id,
+            target.strength,
+            disrupted(target),
+            t_attrs.get("mode"),
+            hidden,
+            frm,
+            to,
+            moving,
+            weapons,
+            frozenset(h for h, _level in smoke) if smoke else None,
+        )
+        memo: dict[tuple[Any, ...], Any] = self.__dict__.setdefault("_shot_memo", {})
+        if key in memo:
+            return memo[key]  # type: ignore[no-any-return]
+        if len(memo) > 100_000:
+            memo.clear()
+        out = memo[key] = self._shot_odds(
+            state, attacker, target, frm, to, moving, weapons, hidden
+        )
+        return out
+
+    def _shot_odds(
+        self,
+        state: GameState,
+        attacker: Unit,
+        target: Unit,
+        frm: str,
+        to: str,
+        moving: bool,
+        weapons: tuple[str, ...] | None,
+        hidden: bool,
+    ) -> tuple[str, dict[str, float]] | None:
+        """:meth:`shot_odds` from ``frm`` to ``to``, the target ``hidden`` or not.
+
+        What it reads: both units' types, strengths, modes (WaW 9.0) and the
+        attacker's SW (1.3.5); the target's Disrupted marker; when ``moving``,
+        the attacker's MP spent (6.1.3); the two hexes; and the smoke hexes
+        (ground LOS, :meth:`_ground_los`).
+        """
         d = self.board.distance(frm, to)
         if d == 0:
             return None
         best: tuple[float, str, dict[str, float]] | None = None
         seen: bool | None = None
-        hidden: bool | None = None
         t_type = self.info[target.id].utype
         for kind, real, reach, underlined, a_type, is_sw in self._shot_plan(
             attacker, self._target_type(target)
@@ -211,8 +260,6 @@ class _Helpers(_Queries):
                 seen = self._los(state, attacker, frm, target, to)
             if not seen:
                 return None
-            if hidden is None:
-                hidden = self._hidden(state, target, target_at)
             p = self._result_odds(
                 a_type,
                 "full" if is_sw else attacker.strength,
