@@ -207,14 +207,16 @@ def safest_paths(
             )
             rows[here] = row
         for nb, step in row:
-            if nb in blocked_set or nb in path or (nb, flags) in done:
-                continue
             c = cost + step
-            if c > mp:
+            if c > mp or nb in blocked_set:
                 continue
-            nxt = (*path, nb)
             key = (nb, flags)
+            if key in done or nb in path:
+                continue
             old_d = dist.get(key)
+            if old_d is not None and c > old_d[0]:
+                continue  # (c, path) would not be less than old_d
+            nxt = (*path, nb)
             if old_d is None or (c, nxt) < old_d:
                 dist[key] = (c, nxt)
                 push(heap, (c, nxt, flags))
