@@ -621,7 +621,14 @@ class _Queries(RulesetBase):
 
         ``-1`` for a unit without weapons (HQs).
         """
-        return max((self._reach(w) for _k, w in self._weapons(unit)), default=-1)
+        key = (unit.type, unit.strength, unit.attrs.get("sw"), unit.attrs.get("mode"))
+        cache = self.__dict__.setdefault("_weapon_reach_cache", {})
+        hit = cache.get(key)
+        if hit is None:
+            hit = cache[key] = max(
+                (self._reach(w) for _k, w in self._weapons(unit)), default=-1
+            )
+        return hit  # type: ignore[no-any-return]
 
     def _weapons(self, u: Unit) -> list[tuple[str, Weapon]]:
         """The unit's firepower blocks; an attached support weapon is ``"sw"``."""

@@ -588,10 +588,10 @@ class _Movement(_Queries):
         """
         if watchers is None:
             watchers = self._watchers(snap, side)
-        distance = self.board.distance
+        row, index = self.board.distance_row(h), self.board.index
         smoke = bool(snap.state.vars.get("smoke"))
         for pos, reach, high, seen in watchers:
-            d = distance(pos, h)
+            d = row[index[pos]]
             if d == 0 or (d > 1 and d - 1 > reach) or (d > 1 and reach < 0):
                 continue
             if high or d <= 1:

@@ -177,9 +177,9 @@ class SideView:
         if hit is not None:
             return hit
         total = 0.0
-        d = self.board.distance
+        row, index = self.board.distance_row(h), self.board.index
         for e, pos, reach in self.shooter_reach:
-            dist = d(pos, h)
+            dist = row[index[pos]]
             if dist > 1 and dist - 1 > reach:
                 continue
             res = self.rules.shot_odds(self.state, e, u, target_at=h)
@@ -194,9 +194,9 @@ class SideView:
         reach = self.reach(u)
         if reach < 0:
             return 0.0
-        d = self.board.distance
+        row, index = self.board.distance_row(h), self.board.index
         for t in self.targets:
-            dist = d(h, t.position)
+            dist = row[index[t.position]]
             if dist > 1 and dist - 1 > reach:
                 continue
             best = max(best, self.shot(u, t, at=h))
