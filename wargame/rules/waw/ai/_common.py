@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import heapq
+import itertools
 import math
 import weakref
 from collections.abc import Sequence
@@ -93,6 +94,24 @@ def expected_gain(
     ) + kill_vp * odds.get("destroyed", 0.0)
 
 
+_memos: weakref.WeakKeyDictionary[Any, dict[str, dict[Any, Any]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+#: Numbers of the signatures of :meth:`SideView._sig` (never reused).
+_SIG_NUMBERS = itertools.count()
+
+
+def _memo(rules: Any) -> dict[str, dict[Any, Any]]:
+    """What :class:`SideView` remembers between the decisions of one game (its
+    rule system): pure functions of their keys, so play is the same without."""
+    hit = _memos.get(rules)
+    if hit is None or len(hit["threat"]) + len(hit["firepower"]) > 200_000:
+        hit = _memos[rules] = {"sigs": {}, "threat": {}, "firepower": {}}
+    return hit
+
+
 class SideView:
     """One side's picture of the game at a decision, built once per decision."""
 
@@ -123,6 +142,7 @@ class SideView:
         self._values: dict[str, float] = {}
         self._threat: dict[tuple[str, str], float] = {}
         self._reach: dict[str, int] = {}
+        self._sigs: dict[str, int] = {}
         #: (shooter, its hex, its reach) for the enemy units that can shoot
         self.shooter_reach = [
             (e, str(e.position), self.reach(e)) for e in self.shooters
@@ -166,6 +186,47 @@ class SideView:
             return 0.0
         return self.gain(res[1], target)
 
+    def _sig(self, which: str) -> int:
+        """A small number for what the shots of :meth:`threat` (``"shooters"``)
+        or :meth:`firepower_at` (``"targets"``) read of the enemy units and the
+        smoke, the same in every decision where these are the same; ``-1`` when
+        a target hides (its hiding depends on more: not remembered)."""
+        hit = self._sigs.get(which)
+        if hit is not None:
+            return hit
+        smoke = self.state.vars.get("smoke")
+        if which == "shooters":
+            units = self.shooters
+            facts: tuple[Any, ...] = tuple(
+                (e.id, e.position, e.strength, e.attrs.get("sw"), e.attrs.get("mode"))
+                for e in units
+            )
+        else:
+            units = self.targets
+            facts = (
+                self.kill_vp,
+                *(
+                    (
+                        t.id,
+                        t.position,
+                        t.strength,
+                        disrupted(t),
+                        t.attrs.get("mode"),
+                        self.value(t),
+                    )
+                    for t in units
+                ),
+            )
+        if any(t.attrs.get("hiding") for t in units):
+            n = -1
+        else:
+            ids = _memo(self.rules)["sigs"]
+            n = ids.get((which, repr(smoke), facts), -1)
+            if n < 0:
+                n = ids[(which, repr(smoke), facts)] = next(_SIG_NUMBERS)
+        self._sigs[which] = n
+        return n
+
     def threat(self, u: Unit, h: str) -> float:
         """Expected damage the enemy could do to ``u`` standing at ``h``.
 
@@ -176,6 +237,24 @@ class SideView:
         hit = self._threat.get(key)
         if hit is not None:
             return hit
+        # the same numbers as in an earlier decision with the same shooters,
+        # the same target and the same smoke (a pure function: remembered)
+        sig = -1 if u.attrs.get("hiding") else self._sig("shooters")
+        if sig >= 0:
+            long_key = (
+                sig,
+                u.id,
+                u.strength,
+                disrupted(u),
+                u.attrs.get("mode"),
+                self.value(u),
+                h,
+            )
+            memo = _memo(self.rules)["threat"]
+            hit = memo.get(long_key)
+            if hit is not None:
+                self._threat[key] = hit
+                return hit
         total = 0.0
         row, index = self.board.distance_row(h), self.board.index
         for e, pos, reach in self.shooter_reach:
@@ -186,6 +265,8 @@ class SideView:
             if res is not None:
                 total += expected_gain(res[1], self.value(u), disrupted=disrupted(u))
         self._threat[key] = total
+        if sig >= 0:
+            memo[long_key] = total
         return total
 
     def firepower_at(self, u: Unit, h: str) -> float:
@@ -194,12 +275,29 @@ class SideView:
         reach = self.reach(u)
         if reach < 0:
             return 0.0
+        sig = self._sig("targets")
+        if sig >= 0:
+            key = (
+                sig,
+                u.id,
+                u.strength,
+                u.attrs.get("sw"),
+                u.attrs.get("mode"),
+                reach,
+                h,
+            )
+            memo = _memo(self.rules)["firepower"]
+            hit = memo.get(key)
+            if hit is not None:
+                return hit  # type: ignore[no-any-return]
         row, index = self.board.distance_row(h), self.board.index
         for t in self.targets:
             dist = row[index[t.position]]
             if dist > 1 and dist - 1 > reach:
                 continue
             best = max(best, self.shot(u, t, at=h))
+        if sig >= 0:
+            memo[key] = best
         return best
 
     def nearest(self, h: str, hexes: Sequence[str]) -> tuple[int, str | None]:
