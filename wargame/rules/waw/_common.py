@@ -233,20 +233,26 @@ class _Snap:
         hq: dict[str, Unit] = {}
         bridges: dict[str, Unit] = {}
         for u in state.units.values():
-            if u.destroyed or not isinstance(u.position, str):
-                continue
             h = u.position
-            if u.attrs.get("deployed"):
+            if u.strength == "destroyed" or not isinstance(h, str):  # u.destroyed
+                continue
+            attrs = u.attrs
+            deployed = attrs.get("deployed")
+            if deployed:
                 bridges[h] = u
-            at.setdefault(h, []).append(u)
+            here = at.get(h)
+            if here is None:
+                at[h] = [u]
+            else:
+                here.append(u)
             i = info[u.id]
             if i.is_hq:
                 hq[h] = u
-            elif carried_by(u) is None:
+            elif attrs.get("carried_by") is None:  # carried_by(u)
                 key = (h, u.side)
                 combat[key] = combat.get(key, 0) + 1
                 # WaW stacking: a deployed bridge does not count.
-                if i.counts and not u.attrs.get("deployed"):
+                if i.counts and not deployed:
                     count[key] = count.get(key, 0) + 1
         self.at = at
         self.count = count
