@@ -65,14 +65,28 @@ def fallback(decision: Decision, seed: int | None) -> Any:
 
 def unit_value(rules: Any, state: GameState, u: Unit) -> float:
     """What ``u`` is worth (class, strength, and its passenger if any)."""
+    return _value(rules, u, riders(state))
+
+
+def riders(state: GameState) -> dict[str, list[Unit]]:
+    """Carrier id -> the units in play aboard it (in the state's order)."""
+    out: dict[str, list[Unit]] = {}
+    for p in state.units.values():
+        c = carried_by(p)
+        if c is not None and not p.destroyed:
+            out.setdefault(c, []).append(p)
+    return out
+
+
+def _value(rules: Any, u: Unit, aboard: dict[str, list[Unit]]) -> float:
+    """:func:`unit_value` with the state's :func:`riders` at hand."""
     info = rules.unit_info(u.id)
     v = CLASS_VALUE.get(info.utype.unit_class.value, 1.0)
     if u.strength == "reduced":
         v *= 0.6
     if info.is_carrier:
-        for p in state.units.values():
-            if carried_by(p) == u.id and not p.destroyed:
-                v += 0.5 * unit_value(rules, state, p)
+        for p in aboard.get(u.id, ()):
+            v += 0.5 * _value(rules, p, aboard)
     return v
 
 
@@ -143,6 +157,7 @@ class SideView:
         self._threat: dict[tuple[str, str], float] = {}
         self._reach: dict[str, int] = {}
         self._sigs: dict[str, int] = {}
+        self._riders: dict[str, list[Unit]] | None = None
         #: (shooter, its hex, its reach) for the enemy units that can shoot
         self.shooter_reach = [
             (e, str(e.position), self.reach(e)) for e in self.shooters
@@ -160,7 +175,9 @@ class SideView:
         """Cached :func:`unit_value`."""
         v = self._values.get(u.id)
         if v is None:
-            v = unit_value(self.rules, self.state, u)
+            if self._riders is None:
+                self._riders = riders(self.state)
+            v = _value(self.rules, u, self._riders)
             self._values[u.id] = v
         return v
 
