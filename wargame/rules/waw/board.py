@@ -342,18 +342,21 @@ class WawBoard:
         dist: dict[str, float] = {start: 0.0}
         prev: dict[str, str] = {}
         heap: list[tuple[float, str]] = [(0.0, start)]
-        done: set[str] = set()
+        # settled hexes, and the blocked ones (never entered: skipped alike)
+        closed: set[str] = set(blocked_set)
+        closed.discard(start)
         order: list[str] = []
+        pop, push = heapq.heappop, heapq.heappush
         while heap:
-            cost, here = heapq.heappop(heap)
-            if here in done:
+            cost, here = pop(heap)
+            if here in closed:
                 continue
-            done.add(here)
+            closed.add(here)
             order.append(here)
             if here != start and here in ferry and prev[here] not in ferry:
                 continue  # boarding a ferry ends the move
             for nb, step in adj[here]:
-                if nb in done or nb in blocked_set:
+                if nb in closed:
                     continue
                 c = cost + step
                 if c > mp:
@@ -362,7 +365,7 @@ class WawBoard:
                 if old is None or c < old or (c == old and here < prev[nb]):
                     dist[nb] = c
                     prev[nb] = here
-                    heapq.heappush(heap, (c, nb))
+                    push(heap, (c, nb))
         out = _Paths(start, order, dist, prev)
         if len(self._reach) > 4096:
             self._reach.clear()
