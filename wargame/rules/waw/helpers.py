@@ -8,6 +8,7 @@ reach (6.1.1), and exact odds computed from the same rule code as the dice
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -41,6 +42,10 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: Exact result odds by (scenario overrides, units, states, range, terrain...).
 _ODDS_CACHE: dict[tuple[Any, ...], dict[str, float]] = {}
+#: Shared memos per board, then per (overrides, unit ids and types).
+_SHARED_MEMOS: weakref.WeakKeyDictionary[Any, dict[Any, dict[Any, Any]]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 class _Helpers(_Queries):
@@ -189,8 +194,8 @@ class _Helpers(_Queries):
         to = target_at or target.position
         if not isinstance(frm, str) or not isinstance(to, str):
             return None
-        # The answer depends on nothing else (see _shot_odds): remembered for
-        # the game (a pure function of its key, so play stays the same).
+        # The answer depends on nothing else (see _shot_odds): remembered (a
+        # pure function of its key, so play stays the same).
         a_attrs, t_attrs = attacker.attrs, target.attrs
         hidden = bool(t_attrs.get("hiding")) and self._hidden(state, target, target_at)
         smoke = state.vars.get("smoke")
@@ -211,15 +216,37 @@ class _Helpers(_Queries):
             weapons,
             frozenset(h for h, _level in smoke) if smoke else None,
         )
-        memo: dict[tuple[Any, ...], Any] = self.__dict__.setdefault("_shot_memo", {})
+        memo = self.__dict__.get("_shot_memo")
+        if memo is None:
+            memo = self.__dict__["_shot_memo"] = self._shared_memos().setdefault(
+                "shot_odds", {}
+            )
         if key in memo:
             return memo[key]  # type: ignore[no-any-return]
-        if len(memo) > 100_000:
-            memo.clear()
         out = memo[key] = self._shot_odds(
             state, attacker, target, frm, to, moving, weapons, hidden
         )
         return out
+
+    def _shared_memos(self) -> dict[str, dict[Any, Any]]:
+        """Memos of pure functions (by name) shared by every game in this
+        process on this board with the same units (ids and types) and the
+        same unit/terrain overrides: :meth:`shot_odds`, the AI's sums."""
+        hit = self.__dict__.get("_memos")
+        if hit is not None:
+            return hit  # type: ignore[no-any-return]
+        units = tuple(sorted((uid, i.utype.id) for uid, i in self.info.items()))
+        per_board = _SHARED_MEMOS.get(self.board)
+        if per_board is None:
+            per_board = _SHARED_MEMOS[self.board] = {}
+        scope = (self._odds_token, units)
+        memos = per_board.get(scope)
+        if memos is None or sum(len(m) for m in memos.values()) > 400_000:
+            if len(per_board) > 16:
+                per_board.clear()
+            memos = per_board[scope] = {}
+        self.__dict__["_memos"] = memos
+        return memos
 
     def _shot_odds(
         self,
@@ -398,7 +425,12 @@ def unit_odds(
     if not isinstance(rules, _Helpers):  # a WawRuleset
         raise TypeError("unit_odds needs a waw-classic game")
     return state_odds(
-        rules, game.state, attacker, target, weapon=weapon, with_hq=with_hq,
+        rules,
+        game.state,
+        attacker,
+        target,
+        weapon=weapon,
+        with_hq=with_hq,
         results=results,
     )
 

@@ -118,11 +118,16 @@ _SIG_NUMBERS = itertools.count()
 
 
 def _memo(rules: Any) -> dict[str, dict[Any, Any]]:
-    """What :class:`SideView` remembers between the decisions of one game (its
-    rule system): pure functions of their keys, so play is the same without."""
+    """What :class:`SideView` remembers between decisions (and games of the
+    same units on the same board): pure functions of their keys, so play is
+    the same without."""
     hit = _memos.get(rules)
-    if hit is None or len(hit["threat"]) + len(hit["firepower"]) > 200_000:
-        hit = _memos[rules] = {"sigs": {}, "threat": {}, "firepower": {}}
+    if hit is None:
+        shared = getattr(rules, "_shared_memos", None)
+        memos = shared() if shared is not None else {}
+        hit = _memos[rules] = {
+            k: memos.setdefault(f"ai_{k}", {}) for k in ("sigs", "threat", "firepower")
+        }
     return hit
 
 
