@@ -223,7 +223,7 @@ def _unit_event(
 class _Snap:
     """Who is where, built once per state version (see ``WawRuleset._snap``)."""
 
-    __slots__ = ("at", "bridges", "combat", "count", "hq", "state")
+    __slots__ = ("at", "bridges", "combat", "count", "hq", "memo", "state")
 
     def __init__(self, state: GameState, info: Mapping[str, _Info]) -> None:
         self.state = state
@@ -259,6 +259,8 @@ class _Snap:
         self.combat = combat
         self.hq = hq
         self.bridges = bridges
+        #: answers that depend on nothing but this occupancy and their key
+        self.memo: dict[Any, Any] = {}
 
     def units(self, h: str) -> list[Unit]:
         return self.at.get(h, [])
@@ -296,6 +298,7 @@ class _Queries(RulesetBase):
     catalog: Mapping[str, UnitType]
     supports: dict[str, Support]
     _snap_cache: tuple[GameState, int, _Snap] | None
+    _snap_other: tuple[GameState, int, _Snap] | None
 
     if TYPE_CHECKING:  # pragma: no cover
         # What the mixins of the action families offer each other (declared
@@ -338,7 +341,14 @@ class _Queries(RulesetBase):
         hit = self._snap_cache
         if hit is not None and hit[0] is state and hit[1] == state.seq:
             return hit[2]
+        # the game's state and a policy's copy of it (Decision.state) take
+        # turns: the last two are kept
+        other = self.__dict__.get("_snap_other")
+        if other is not None and other[0] is state and other[1] == state.seq:
+            self._snap_other, self._snap_cache = hit, other
+            return other[2]  # type: ignore[no-any-return]
         snap = _Snap(state, self.info)
+        self._snap_other = hit
         self._snap_cache = (state, state.seq, snap)
         return snap
 

@@ -101,6 +101,11 @@ class _Helpers(_Queries):
         here = start or unit.position
         if not isinstance(here, str):
             return {}
+        left = self.movement_left(unit)
+        key = ("paths", unit.id, here, left, unit.attrs.get("deployed"))
+        hit = snap.memo.get(key)
+        if hit is not None:
+            return hit  # type: ignore[no-any-return]
         i = self.info[unit.id]
         enemy = self.enemy_of(unit.side)
         blocked = {h for (h, side), n in snap.combat.items() if side == enemy and n}
@@ -110,13 +115,14 @@ class _Helpers(_Queries):
                 for (h, side), n in snap.count.items()
                 if side == unit.side and n >= STACK_LIMIT and h != here
             }
-        return self.board.reachable(
+        hit = snap.memo[key] = self.board.reachable(
             here,
             i.mobility,
-            self.movement_left(unit),
+            left,
             sorted(blocked),
             self._enter_costs(state, unit),
         )
+        return hit
 
     def area_fire_odds(
         self,

@@ -341,13 +341,18 @@ class _Movement(_Queries):
     def _hq_paths(
         self, snap: _Snap, hq: Unit
     ) -> Mapping[str, tuple[float, tuple[str, ...]]]:
-        return self.board.reachable(
-            hq.position,  # type: ignore[arg-type]
-            self.info[hq.id].mobility,
-            self._mp(hq) - self._spent(hq),
-            self._hq_blocked(snap, hq),
-            self._enter_costs(snap.state, hq),
-        )
+        left = self._mp(hq) - self._spent(hq)
+        key = ("hq_paths", hq.id, hq.position, left, hq.attrs.get("deployed"))
+        hit = snap.memo.get(key)
+        if hit is None:
+            hit = snap.memo[key] = self.board.reachable(
+                hq.position,  # type: ignore[arg-type]
+                self.info[hq.id].mobility,
+                left,
+                self._hq_blocked(snap, hq),
+                self._enter_costs(snap.state, hq),
+            )
+        return hit  # type: ignore[no-any-return]
 
     def _hq_route(
         self, snap: _Snap, hq: Unit, a: MoveHQ
