@@ -165,9 +165,11 @@ def safest_paths(
     """
     blocked_set = frozenset(blocked)
     best: dict[str, tuple[int, float, tuple[str, ...]]] = {}
-    dist: dict[tuple[str, int], tuple[float, tuple[str, ...]]] = {}
+    # (hex, flags) states, kept per flags: settled ones and the best (MP,
+    # path) pushed so far
+    dones: tuple[set[str], ...] = (set(), set(), set(), set())
+    dists: tuple[dict[str, tuple[float, tuple[str, ...]]], ...] = ({}, {}, {}, {})
     heap: list[tuple[float, tuple[str, ...], int]] = [(0.0, (start,), 0)]
-    done: set[tuple[str, int]] = set()
     settled: dict[str, list[tuple[int, float]]] = {}  # hex -> (flags, MP) popped
     # Each hex's enterable neighbours with their MP, asked of enter_cost once
     # per search (a step that costs more than mp is never taken).
@@ -177,16 +179,21 @@ def safest_paths(
     while heap:
         cost, path, flags = pop(heap)
         here = path[-1]
-        state = (here, flags)
-        if state in done:
+        done = dones[flags]
+        if here in done:
             continue
-        done.add(state)
+        done.add(here)
         before = settled.get(here)
         if before is None:
             settled[here] = [(flags, cost)]
         else:
             # reached before for less MP with less exposure: dominated
-            if any(f | flags == flags and c < cost for f, c in before):
+            dominated = False
+            for f, c in before:
+                if f | flags == flags and c < cost:
+                    dominated = True
+                    break
+            if dominated:
                 continue
             before.append((flags, cost))
         if here != start:
@@ -206,19 +213,17 @@ def safest_paths(
                 if (step := enter_cost(here, nb)) <= mp or not finite
             )
             rows[here] = row
+        done, dist = dones[flags], dists[flags]
         for nb, step in row:
             c = cost + step
-            if c > mp or nb in blocked_set:
+            if c > mp or nb in blocked_set or nb in done or nb in path:
                 continue
-            key = (nb, flags)
-            if key in done or nb in path:
-                continue
-            old_d = dist.get(key)
+            old_d = dist.get(nb)
             if old_d is not None and c > old_d[0]:
                 continue  # (c, path) would not be less than old_d
             nxt = (*path, nb)
             if old_d is None or (c, nxt) < old_d:
-                dist[key] = (c, nxt)
+                dist[nb] = (c, nxt)
                 push(heap, (c, nxt, flags))
     return best
 
