@@ -24,14 +24,12 @@ from ._common import (
     _Queries,
 )
 from .catalog import (
-    TargetType,
     UnitSide,
     UnitType,
 )
 from .combat import (
     Strength,
     UnitState,
-    effective_weapon,
 )
 from .unit_attrs import disrupted
 
@@ -310,36 +308,6 @@ class _Helpers(_Queries):
             if best is None or score > best[0]:
                 best = (score, kind, p)
         return None if best is None else (best[1], best[2])
-
-    def _shot_plan(
-        self, attacker: Unit, tt: TargetType
-    ) -> tuple[tuple[str, str, int, bool, UnitType, bool], ...]:
-        """The weapons of :meth:`shot_odds` that may fire at target type ``tt``:
-        ``(kind, fire kind, reach, fp underlined, unit type rolled, is the SW)``
-        each (WaW 6.1, 1.3.4.5, 1.3.5); cached per unit, strength, SW, mode."""
-        key = (
-            attacker.id,
-            attacker.strength,
-            attacker.attrs.get("sw"),
-            attacker.attrs.get("mode"),
-            tt,
-        )
-        cache = self.__dict__.setdefault("_shot_plan_cache", {})
-        hit = cache.get(key)
-        if hit is not None:
-            return hit  # type: ignore[no-any-return]
-        out = []
-        for kind, w in self._weapons(attacker):
-            sw = self._sw(attacker) if kind == "sw" else None
-            real = sw[1] if sw is not None else kind
-            if (real, tt) not in _ALLOWED:
-                continue
-            reach = self._reach(effective_weapon(w, real, tt))
-            a_type = sw[0] if sw is not None else self.info[attacker.id].utype
-            out.append((kind, real, reach, w.fp_underlined, a_type, sw is not None))
-        plan = tuple(out)
-        cache[key] = plan
-        return plan
 
     def _result_odds(
         self,
