@@ -9,12 +9,12 @@ notebook or a batch run) and prints the median CPU seconds per game
 (``time.process_time``) and the median actions per game.  No target is
 asserted.
 
-The machine is shared, so the figures move with its load.  Before each
-scenario's games, and after the last, a fixed pure-Python reference workload
-(:func:`reference`: a Dijkstra on a 100 x 100 grid, no project code) is timed;
+The machine is shared, so the figures move with its load.  Between the games
+of each scenario a fixed pure-Python reference workload (:func:`reference`: a
+Dijkstra on a 100 x 100 grid, no project code) is timed three times;
 ``ratio`` is the scenario's median CPU per game over the median reference
-time, so runs on a busy and on a quiet machine (or of two commits, one
-after the other) can be compared by their ratios.
+time, so runs on a busy and on a quiet machine (or of two commits, one after
+the other) can be compared by their ratios.
 
 ``--profile`` plays the games of one scenario (``--scenario``, default
 ``remagen_linz_crossing``) under :mod:`cProfile` and prints the 15 functions
@@ -68,11 +68,6 @@ def reference(n: int = 100) -> float:
     return time.process_time() - t
 
 
-def reference_time(repeats: int = 5) -> float:
-    """Median of ``repeats`` :func:`reference` runs."""
-    return statistics.median(reference() for _ in range(repeats))
-
-
 def play(scenario: Any, seed: int) -> Game:
     """One doctrine-against-doctrine game, played to the end."""
     a, b = (s["id"] for s in scenario.sides)
@@ -85,17 +80,25 @@ def play(scenario: Any, seed: int) -> Game:
     return game
 
 
-def bench(name: str, seeds: int) -> tuple[float, float, str]:
-    """(median CPU s per game, median actions per game, rule system)."""
+def bench(name: str, seeds: int) -> tuple[float, float, str, float]:
+    """(median CPU s per game, median actions per game, rule system, median
+    reference time): the reference is timed after every game, so that both
+    medians see the same load."""
     scenario = load_scenario(name)
     play(scenario, 0)  # warm: map, board, LOS table, caches
-    secs, actions = [], []
+    secs, actions, refs = [], [], [reference()]
     for seed in range(1, seeds + 1):
         t = time.process_time()
         game = play(scenario, seed)
         secs.append(time.process_time() - t)
         actions.append(len(game.actions))
-    return statistics.median(secs), statistics.median(actions), scenario.ruleset
+        refs.extend(reference() for _ in range(3))
+    return (
+        statistics.median(secs),
+        statistics.median(actions),
+        scenario.ruleset,
+        statistics.median(refs),
+    )
 
 
 def profile(name: str, seeds: int, top: int = 15) -> str:
@@ -148,18 +151,18 @@ def main(argv: list[str] | None = None) -> int:
         f"{'scenario':26s} {'rules':12s} {'CPU s/game':>10s} {'actions':>8s} "
         f"{'ratio':>7s}"
     )
-    refs = [reference_time()]
-    rows = []
+    refs = []
     for name in names:
-        sec, acts, ruleset = bench(name, args.seeds)
-        rows.append((name, ruleset, sec, acts))
-        refs.append(reference_time())
-    ref = statistics.median(refs)
-    for name, ruleset, sec, acts in rows:
-        print(f"{name:26s} {ruleset:12s} {sec:10.4f} {acts:8.0f} {sec / ref:7.2f}")
+        sec, acts, ruleset, ref = bench(name, args.seeds)
+        refs.append(ref)
+        print(
+            f"{name:26s} {ruleset:12s} {sec:10.4f} {acts:8.0f} {sec / ref:7.2f}",
+            flush=True,
+        )
     print(
-        f"reference workload: {ref:.4f} CPU s (median of {len(refs)}x5 runs); "
-        "ratio = CPU s per game / reference"
+        f"reference workload: {statistics.median(refs):.4f} CPU s (median over the "
+        "scenarios); ratio = CPU s per game / the reference timed between the "
+        "same scenario's games"
     )
     return 0
 
