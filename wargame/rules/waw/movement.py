@@ -377,7 +377,7 @@ class _Movement(_Queries):
         left = self._mp(hq) - self._spent(hq)
         # the same while the enemy, the smoke, the HQ's hex, MP and bridges are
         key = (
-            self._exposure_key(st, hq.side),
+            self._snap_exposure_key(snap, hq.side),
             hq.id,
             hq.position,
             left,
@@ -534,11 +534,19 @@ class _Movement(_Queries):
         )
         return (side, enemy, repr(st.vars.get("smoke")))
 
+    def _snap_exposure_key(self, snap: _Snap, side: str) -> tuple[Any, ...]:
+        """:meth:`_exposure_key` of the snapshot's state (remembered with it)."""
+        key = ("exposure_key", side)
+        hit = snap.memo.get(key)
+        if hit is None:
+            hit = snap.memo[key] = self._exposure_key(snap.state, side)
+        return hit  # type: ignore[no-any-return]
+
     def _exposures(self, snap: _Snap, side: str) -> Callable[[str], Exposure]:
         """:meth:`_exposure` of ``side``'s HQ by hex, cached while the enemy
         units and the smoke stay as they are (the safest-path search asks for
         many hexes, decision after decision)."""
-        key = self._exposure_key(snap.state, side)
+        key = self._snap_exposure_key(snap, side)
         cache: dict[Any, tuple[Any, dict[str, Exposure]]] = self.__dict__.setdefault(
             "_exposure_cache", {}
         )
