@@ -352,7 +352,7 @@ class _Movement(_Queries):
                 self._hq_blocked(snap, hq),
                 self._enter_costs(snap.state, hq),
             )
-        return hit  # type: ignore[no-any-return]
+        return hit
 
     def _hq_route(
         self, snap: _Snap, hq: Unit, a: MoveHQ
@@ -540,7 +540,7 @@ class _Movement(_Queries):
         hit = snap.memo.get(key)
         if hit is None:
             hit = snap.memo[key] = self._exposure_key(snap.state, side)
-        return hit  # type: ignore[no-any-return]
+        return hit
 
     def _exposures(self, snap: _Snap, side: str) -> Callable[[str], Exposure]:
         """:meth:`_exposure` of ``side``'s HQ by hex, cached while the enemy

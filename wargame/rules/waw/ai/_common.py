@@ -273,10 +273,10 @@ class SideView:
                 h,
             )
             memo = _memo(self.rules)["threat"]
-            hit = memo.get(long_key)
-            if hit is not None:
-                self._threat[key] = hit
-                return hit
+            known: float | None = memo.get(long_key)
+            if known is not None:
+                self._threat[key] = known
+                return known
         total = 0.0
         row, index = self.board.distance_row(h), self.board.index
         for e, pos, reach in self.shooter_reach:
