@@ -368,7 +368,16 @@ class _Fire(_Queries):
                 if d > 1 and d - 1 > reach:
                     continue
                 if seen is None:
-                    seen = self._los(snap.state, u, here, t, t.position)  # type: ignore[arg-type]
+                    # _los with the distance known (WaW 6.1, 7.0, 9.0, smoke)
+                    seen = (
+                        d <= 1
+                        or self._high(u)
+                        or self._high(t)
+                        or (
+                            self.board.visible(here, t.position)  # type: ignore[arg-type]
+                            and not self._smoked(snap.state, here, t.position)  # type: ignore[arg-type]
+                        )
+                    )
                 if not seen:
                     break
                 if kind == "sw" and infantry_sw:

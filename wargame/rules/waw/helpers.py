@@ -288,7 +288,15 @@ class _Helpers(_Queries):
             ):
                 continue
             if seen is None:
-                seen = self._los(state, attacker, frm, target, to)
+                # _los with the distance known (WaW 6.1, 7.0, 9.0 modes, smoke)
+                seen = (
+                    d <= 1
+                    or self._high(attacker)
+                    or self._high(target)
+                    or (
+                        self.board.visible(frm, to) and not self._smoked(state, frm, to)
+                    )
+                )
             if not seen:
                 return None
             p = self._result_odds(
