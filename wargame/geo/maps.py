@@ -1033,10 +1033,16 @@ class Map:
         return float(hit.iloc[0]["x"]), float(hit.iloc[0]["y"])
 
     def hex_of_place(self, name: str) -> str:
-        """Label of the hex holding a named place or peak."""
+        """Label of the hex holding a named place or peak (remembered per map:
+        scenarios ask it again for every game)."""
+        memo: dict[str, str] = self.__dict__.setdefault("_hex_of_place_memo", {})
+        if isinstance(name, str) and name in memo:
+            return memo[name]
         fn = "Map.hex_of_place"
         x, y = self._place_xy(self.places, name, fn, "name")
-        return self._hex_label_at(fn, "name", x, y)
+        label = self._hex_label_at(fn, "name", x, y)
+        memo[name] = label
+        return label
 
     # -- window --------------------------------------------------------------- #
     def _window_bounds(self, w: Window) -> tuple[float, float, float, float]:

@@ -15,7 +15,7 @@ the clean-up smoke markers, HQ leadership.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -43,6 +43,7 @@ from .combat import (
     Strength,
     UnitState,
     check_fire_kind,
+    effective_weapon,
 )
 from .unit_attrs import carried_by, disrupted
 
@@ -224,7 +225,7 @@ def _unit_event(
 class _Snap:
     """Who is where, built once per state version (see ``WawRuleset._snap``)."""
 
-    __slots__ = ("at", "bridges", "combat", "count", "hq", "state")
+    __slots__ = ("at", "bridges", "combat", "count", "hq", "memo", "state")
 
     def __init__(self, state: GameState, info: Mapping[str, _Info]) -> None:
         self.state = state
@@ -234,26 +235,34 @@ class _Snap:
         hq: dict[str, Unit] = {}
         bridges: dict[str, Unit] = {}
         for u in state.units.values():
-            if u.destroyed or not isinstance(u.position, str):
-                continue
             h = u.position
-            if u.attrs.get("deployed"):
+            if u.strength == "destroyed" or not isinstance(h, str):  # u.destroyed
+                continue
+            attrs = u.attrs
+            deployed = attrs.get("deployed")
+            if deployed:
                 bridges[h] = u
-            at.setdefault(h, []).append(u)
+            here = at.get(h)
+            if here is None:
+                at[h] = [u]
+            else:
+                here.append(u)
             i = info[u.id]
             if i.is_hq:
                 hq[h] = u
-            elif carried_by(u) is None:
+            elif attrs.get("carried_by") is None:  # carried_by(u)
                 key = (h, u.side)
                 combat[key] = combat.get(key, 0) + 1
                 # WaW stacking: a deployed bridge does not count.
-                if i.counts and not u.attrs.get("deployed"):
+                if i.counts and not deployed:
                     count[key] = count.get(key, 0) + 1
         self.at = at
         self.count = count
         self.combat = combat
         self.hq = hq
         self.bridges = bridges
+        #: answers that depend on nothing but this occupancy and their key
+        self.memo: dict[Any, Any] = {}
 
     def units(self, h: str) -> list[Unit]:
         return self.at.get(h, [])
@@ -291,6 +300,7 @@ class _Queries(RulesetBase):
     catalog: Mapping[str, UnitType]
     supports: dict[str, Support]
     _snap_cache: tuple[GameState, int, _Snap] | None
+    _snap_other: tuple[GameState, int, _Snap] | None
 
     if TYPE_CHECKING:  # pragma: no cover
         # What the mixins of the action families offer each other (declared
@@ -333,7 +343,14 @@ class _Queries(RulesetBase):
         hit = self._snap_cache
         if hit is not None and hit[0] is state and hit[1] == state.seq:
             return hit[2]
+        # the game's state and a policy's copy of it (Decision.state) take
+        # turns: the last two are kept
+        other = self.__dict__.get("_snap_other")
+        if other is not None and other[0] is state and other[1] == state.seq:
+            self._snap_other, self._snap_cache = hit, other
+            return other[2]  # type: ignore[no-any-return]
         snap = _Snap(state, self.info)
+        self._snap_other = hit
         self._snap_cache = (state, state.seq, snap)
         return snap
 
@@ -444,6 +461,29 @@ class _Queries(RulesetBase):
             if bridge is not None and (assault or bridge.side == u.side):
                 return 3.0 if disrupted(bridge) else 2.0
         return self.board.move_cost(a, b, i.mobility)
+
+    def _entry_overrides(self, state: GameState, u: Unit) -> dict[str, float]:
+        """The hexes whose entry :meth:`_enter_cost` (no assault) gives ``u``
+        from this state rather than the chart, with their MP."""
+        i = self.info[u.id]
+        if i.is_helicopter:
+            return {}
+        over = {
+            h: 3.0 if disrupted(b) else 2.0
+            for h, b in self._bridges(state).items()
+            if b.side == u.side
+        }
+        if i.is_bridge_layer and not u.attrs.get("deployed"):
+            over.update(dict.fromkeys(self._bridgeable_hexes(), 1.0))
+        return over
+
+    def _enter_cost_fn(self, state: GameState, u: Unit) -> Callable[[str, str], float]:
+        """:meth:`_enter_cost` of ``u`` in this state as a ``(a, b) -> MP``
+        function (no assault), for searches that ask it many times."""
+        mob = self.info[u.id].mobility
+        cost = self.board.move_cost
+        get = self._entry_overrides(state, u).get
+        return lambda a, b: get(b) or cost(a, b, mob)
 
     def _high(self, u: Unit) -> bool:
         """A helicopter flying high (WaW 9.0 modes)."""
@@ -599,7 +639,14 @@ class _Queries(RulesetBase):
 
         ``-1`` for a unit without weapons (HQs).
         """
-        return max((self._reach(w) for _k, w in self._weapons(unit)), default=-1)
+        key = (unit.type, unit.strength, unit.attrs.get("sw"), unit.attrs.get("mode"))
+        cache = self.__dict__.setdefault("_weapon_reach_cache", {})
+        hit = cache.get(key)
+        if hit is None:
+            hit = cache[key] = max(
+                (self._reach(w) for _k, w in self._weapons(unit)), default=-1
+            )
+        return hit  # type: ignore[no-any-return]
 
     def _weapons(self, u: Unit) -> list[tuple[str, Weapon]]:
         """The unit's firepower blocks; an attached support weapon is ``"sw"``."""
@@ -636,6 +683,36 @@ class _Queries(RulesetBase):
             if w is not None and w.fp > 0:
                 return t, kind, w
         return None
+
+    def _shot_plan(
+        self, attacker: Unit, tt: TargetType
+    ) -> tuple[tuple[str, str, int, bool, UnitType, bool], ...]:
+        """The weapons of :meth:`shot_odds` that may fire at target type ``tt``:
+        ``(kind, fire kind, reach, fp underlined, unit type rolled, is the SW)``
+        each (WaW 6.1, 1.3.4.5, 1.3.5); cached per unit, strength, SW, mode."""
+        key = (
+            attacker.id,
+            attacker.strength,
+            attacker.attrs.get("sw"),
+            attacker.attrs.get("mode"),
+            tt,
+        )
+        cache = self.__dict__.setdefault("_shot_plan_cache", {})
+        hit = cache.get(key)
+        if hit is not None:
+            return hit  # type: ignore[no-any-return]
+        out = []
+        for kind, w in self._weapons(attacker):
+            sw = self._sw(attacker) if kind == "sw" else None
+            real = sw[1] if sw is not None else kind
+            if (real, tt) not in _ALLOWED:
+                continue
+            reach = self._reach(effective_weapon(w, real, tt))
+            a_type = sw[0] if sw is not None else self.info[attacker.id].utype
+            out.append((kind, real, reach, w.fp_underlined, a_type, sw is not None))
+        plan = tuple(out)
+        cache[key] = plan
+        return plan
 
     def _target_type(self, u: Unit) -> TargetType:
         key = (u.type, u.strength)

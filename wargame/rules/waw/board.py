@@ -28,6 +28,8 @@ import weakref
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
+import numpy as np
+
 from .catalog import ROAD_CLASSES, Mobility, TerrainChart, terrain_chart
 
 __all__ = [
@@ -93,6 +95,10 @@ class WawBoard:
         self._label_of: dict[tuple[int, int], str] = {
             v: k for k, v in self.axial.items()
         }
+        #: label -> its index in :attr:`labels` (the columns of distance rows)
+        self.index: dict[str, int] = {lab: i for i, lab in enumerate(labels)}
+        self._rows = _DistanceRows(self)
+        self._seen: dict[tuple[str, str], bool] = {}  # visible(): its answers
 
         def column(name: str) -> list[Any]:
             return [None if _isna(v) else v for v in h[name].astype(object).tolist()]
@@ -174,10 +180,25 @@ class WawBoard:
         return label in self.axial
 
     def distance(self, a: str, b: str) -> int:
-        """Hex distance (1 for neighbours)."""
-        q1, r1 = self.axial[a]
-        q2, r2 = self.axial[b]
-        return (abs(q1 - q2) + abs(r1 - r2) + abs(q1 + r1 - q2 - r2)) // 2
+        """Hex distance (1 for neighbours).
+
+        Looked up in :meth:`distance_row` (one row per hex, built once).
+        """
+        return self._rows[a][self.index[b]]
+
+    def distance_row(self, a: str) -> list[int]:
+        """The hex distances from ``a`` to every hex, by :attr:`index` (cached).
+
+        For loops that ask the distance from one hex to many:
+        ``row[board.index[b]] == board.distance(a, b)``.
+
+        Examples:
+            >>> import wargame
+            >>> b = board_for(wargame.load_map(window="Remagen"))
+            >>> b.distance_row("Q11")[b.index["S11"]]
+            2
+        """
+        return self._rows[a]
 
     def beyond(self, origin: str, through: str) -> str | None:
         """The hex one step past ``through`` on the line from ``origin`` (or None).
@@ -316,6 +337,56 @@ class WawBoard:
         hit = self._reach.get(key)
         if hit is not None:
             return hit
+        adj = self.steps(mob, enter)
+        ferry = self._ferry_water
+        dist: dict[str, float] = {start: 0.0}
+        prev: dict[str, str] = {}
+        heap: list[tuple[float, str]] = [(0.0, start)]
+        # settled hexes, and the blocked ones (never entered: skipped alike)
+        closed: set[str] = set(blocked_set)
+        closed.discard(start)
+        order: list[str] = []
+        pop, push = heapq.heappop, heapq.heappush
+        while heap:
+            cost, here = pop(heap)
+            if here in closed:
+                continue
+            closed.add(here)
+            order.append(here)
+            if here != start and here in ferry and prev[here] not in ferry:
+                continue  # boarding a ferry ends the move
+            for nb, step in adj[here]:
+                if nb in closed:
+                    continue
+                c = cost + step
+                if c > mp:
+                    continue
+                old = dist.get(nb)
+                if old is None or c < old or (c == old and here < prev[nb]):
+                    dist[nb] = c
+                    prev[nb] = here
+                    push(heap, (c, nb))
+        out = _Paths(start, order, dist, prev)
+        if len(self._reach) > 4096:
+            self._reach.clear()
+        self._reach[key] = out
+        return out
+
+    def steps(
+        self, mobility: Mobility | str, enter: Mapping[str, float] | None = None
+    ) -> Mapping[str, tuple[tuple[str, float], ...]]:
+        """Enterable neighbours of every hex with their MP, in neighbour order.
+
+        ``enter`` gives entry costs that replace the chart's (as in
+        :meth:`reachable`); without it the answer is cached per class.
+
+        Examples:
+            >>> import wargame
+            >>> b = board_for(wargame.load_map(window="Remagen"))
+            >>> dict(b.steps("foot")["S11"])["T10"]    # boarding the ferry
+            2.0
+        """
+        mob = mobility.value if isinstance(mobility, Mobility) else str(mobility)
         adj = self._adjacency(mob)
         if enter:
             adj = dict(adj)
@@ -325,36 +396,7 @@ class WawBoard:
                     for nb in self.neighbors[h]
                     if enter.get(nb, self.move_cost(h, nb, mob)) != _INF
                 )
-        ferry = self._ferry_water
-        dist: dict[str, float] = {start: 0.0}
-        prev: dict[str, str] = {}
-        heap: list[tuple[float, str]] = [(0.0, start)]
-        done: set[str] = set()
-        order: list[str] = []
-        while heap:
-            cost, here = heapq.heappop(heap)
-            if here in done:
-                continue
-            done.add(here)
-            order.append(here)
-            if here != start and here in ferry and prev[here] not in ferry:
-                continue  # boarding a ferry ends the move
-            for nb, step in adj[here]:
-                if nb in done or nb in blocked_set:
-                    continue
-                c = cost + step
-                if c > mp:
-                    continue
-                old = dist.get(nb)
-                if old is None or c < old or (c == old and here < prev[nb]):
-                    dist[nb] = c
-                    prev[nb] = here
-                    heapq.heappush(heap, (c, nb))
-        out = _Paths(start, order, dist, prev)
-        if len(self._reach) > 4096:
-            self._reach.clear()
-        self._reach[key] = out
-        return out
+        return adj
 
     def _adjacency(self, mob: str) -> dict[str, tuple[tuple[str, float], ...]]:
         """Enterable neighbours of every hex with their costs (cached per class)."""
@@ -384,8 +426,12 @@ class WawBoard:
     los_heights: tuple[float, float] | None = None
 
     def visible(self, a: str, b: str) -> bool:
-        """LOS between two hexes (see :func:`_visible`)."""
-        return _visible(self.map, a, b, heights=self.los_heights)
+        """LOS between two hexes (see :func:`_visible`; remembered per board)."""
+        key = (a, b)
+        hit = self._seen.get(key)
+        if hit is None:
+            hit = self._seen[key] = _visible(self.map, a, b, heights=self.los_heights)
+        return hit
 
     def visible_from(self, a: str) -> frozenset[str] | None:
         """The hexes within :data:`LOS_TABLE_RANGE` that ``a`` sees (the same
@@ -419,7 +465,27 @@ class WawBoard:
         """
         out = copy.copy(self)
         out.los_heights = (float(observer_height_m), float(target_height_m))
+        out._seen = {}
         return out
+
+
+class _DistanceRows(dict[str, list[int]]):
+    """``label -> distances to every hex by index``, each row computed on first
+    use from the axial coordinates (numpy, then plain ints)."""
+
+    def __init__(self, board: WawBoard) -> None:
+        super().__init__()
+        qr = np.array([board.axial[lab] for lab in board.labels], dtype=np.int64)
+        self._q = qr[:, 0] if len(qr) else np.zeros(0, dtype=np.int64)
+        self._r = qr[:, 1] if len(qr) else np.zeros(0, dtype=np.int64)
+        self._axial = board.axial
+
+    def __missing__(self, a: str) -> list[int]:
+        q, r = self._axial[a]
+        dq, dr = self._q - q, self._r - r
+        row: list[int] = ((np.abs(dq) + np.abs(dr) + np.abs(dq + dr)) // 2).tolist()
+        self[a] = row
+        return row
 
 
 class _Paths(Mapping[str, tuple[float, tuple[str, ...]]]):

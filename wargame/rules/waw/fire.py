@@ -354,19 +354,30 @@ class _Fire(_Queries):
         sw = self._sw(u)
         infantry_sw = sw is not None and sw[0].attaches_to == "infantry"
         sw_targets: list[str] = []
+        row, index = self.board.distance_row(here), self.board.index
         for t in targets:
-            tt = self._target_type(t)
-            d = self.board.distance(here, t.position)  # type: ignore[arg-type]
+            d = row[index[t.position]]  # type: ignore[index]
             seen: bool | None = None
-            for kind, w in weapons:
-                real = sw[1] if kind == "sw" and sw is not None else kind
-                if (real, tt) not in _ALLOWED:
+            # the weapons that may fire at this target type, with their reach
+            # (WaW 1.3.4.5: only AA fire keeps its whole range against aircraft)
+            for kind, _real, reach, underlined, _t, _sw in self._shot_plan(
+                u, self._target_type(t)
+            ):
+                if moving and not underlined:
                     continue
-                # WaW 1.3.4.5: only AA fire keeps its whole range against aircraft.
-                if d > 1 and d - 1 > self._reach(effective_weapon(w, real, tt)):
+                if d > 1 and d - 1 > reach:
                     continue
                 if seen is None:
-                    seen = self._los(snap.state, u, here, t, t.position)  # type: ignore[arg-type]
+                    # _los with the distance known (WaW 6.1, 7.0, 9.0, smoke)
+                    seen = (
+                        d <= 1
+                        or self._high(u)
+                        or self._high(t)
+                        or (
+                            self.board.visible(here, t.position)  # type: ignore[arg-type]
+                            and not self._smoked(snap.state, here, t.position)  # type: ignore[arg-type]
+                        )
+                    )
                 if not seen:
                     break
                 if kind == "sw" and infantry_sw:

@@ -8,6 +8,7 @@ reach (6.1.1), and exact odds computed from the same rule code as the dice
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -29,7 +30,6 @@ from .catalog import (
 from .combat import (
     Strength,
     UnitState,
-    effective_weapon,
 )
 from .unit_attrs import disrupted
 
@@ -40,6 +40,10 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: Exact result odds by (scenario overrides, units, states, range, terrain...).
 _ODDS_CACHE: dict[tuple[Any, ...], dict[str, float]] = {}
+#: Shared memos per board, then per (overrides, unit ids and types).
+_SHARED_MEMOS: weakref.WeakKeyDictionary[Any, dict[Any, dict[Any, Any]]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 class _Helpers(_Queries):
@@ -95,6 +99,11 @@ class _Helpers(_Queries):
         here = start or unit.position
         if not isinstance(here, str):
             return {}
+        left = self.movement_left(unit)
+        key = ("paths", unit.id, here, left, unit.attrs.get("deployed"))
+        hit = snap.memo.get(key)
+        if hit is not None:
+            return hit  # type: ignore[no-any-return]
         i = self.info[unit.id]
         enemy = self.enemy_of(unit.side)
         blocked = {h for (h, side), n in snap.combat.items() if side == enemy and n}
@@ -104,13 +113,14 @@ class _Helpers(_Queries):
                 for (h, side), n in snap.count.items()
                 if side == unit.side and n >= STACK_LIMIT and h != here
             }
-        return self.board.reachable(
+        hit = snap.memo[key] = self.board.reachable(
             here,
             i.mobility,
-            self.movement_left(unit),
+            left,
             sorted(blocked),
             self._enter_costs(state, unit),
         )
+        return hit
 
     def area_fire_odds(
         self,
@@ -188,41 +198,119 @@ class _Helpers(_Queries):
         to = target_at or target.position
         if not isinstance(frm, str) or not isinstance(to, str):
             return None
+        # The answer depends on nothing else (see _shot_odds): remembered (a
+        # pure function of its key, so play stays the same).
+        a_attrs, t_attrs = attacker.attrs, target.attrs
+        hidden = bool(t_attrs.get("hiding")) and self._hidden(state, target, target_at)
+        smoke = state.vars.get("smoke")
+        key = (
+            attacker.id,
+            attacker.strength,
+            a_attrs.get("sw"),
+            a_attrs.get("mode"),
+            a_attrs.get("mp") if moving else None,
+            target.id,
+            target.strength,
+            disrupted(target),
+            t_attrs.get("mode"),
+            hidden,
+            frm,
+            to,
+            moving,
+            weapons,
+            frozenset(h for h, _level in smoke) if smoke else None,
+        )
+        memo = self.__dict__.get("_shot_memo")
+        if memo is None:
+            memo = self.__dict__["_shot_memo"] = self._shared_memos().setdefault(
+                "shot_odds", {}
+            )
+        if key in memo:
+            return memo[key]  # type: ignore[no-any-return]
+        out = memo[key] = self._shot_odds(
+            state, attacker, target, frm, to, moving, weapons, hidden
+        )
+        return out
+
+    def _shared_memos(self) -> dict[str, dict[Any, Any]]:
+        """Memos of pure functions (by name) shared by every game in this
+        process on this board with the same units (ids and types) and the
+        same unit/terrain overrides: :meth:`shot_odds`, the AI's sums."""
+        hit = self.__dict__.get("_memos")
+        if hit is not None:
+            return hit  # type: ignore[no-any-return]
+        units = tuple(sorted((uid, i.utype.id) for uid, i in self.info.items()))
+        per_board = _SHARED_MEMOS.get(self.board)
+        if per_board is None:
+            per_board = _SHARED_MEMOS[self.board] = {}
+        scope = (self._odds_token, units)
+        memos = per_board.get(scope)
+        if memos is None or sum(len(m) for m in memos.values()) > 400_000:
+            if len(per_board) > 16:
+                per_board.clear()
+            memos = per_board[scope] = {}
+        self.__dict__["_memos"] = memos
+        return memos
+
+    def _shot_odds(
+        self,
+        state: GameState,
+        attacker: Unit,
+        target: Unit,
+        frm: str,
+        to: str,
+        moving: bool,
+        weapons: tuple[str, ...] | None,
+        hidden: bool,
+    ) -> tuple[str, dict[str, float]] | None:
+        """:meth:`shot_odds` from ``frm`` to ``to``, the target ``hidden`` or not.
+
+        What it reads: both units' types, strengths, modes (WaW 9.0) and the
+        attacker's SW (1.3.5); the target's Disrupted marker; when ``moving``,
+        the attacker's MP spent (6.1.3); the two hexes; and the smoke hexes
+        (ground LOS, :meth:`_ground_los`).
+        """
         d = self.board.distance(frm, to)
         if d == 0:
             return None
-        tt = self._target_type(target)
         best: tuple[float, str, dict[str, float]] | None = None
         seen: bool | None = None
-        for kind, w in self._weapons(attacker):
+        t_type = self.info[target.id].utype
+        for kind, real, reach, underlined, a_type, is_sw in self._shot_plan(
+            attacker, self._target_type(target)
+        ):
             if weapons is not None and kind not in weapons:
                 continue
-            sw = self._sw(attacker) if kind == "sw" else None
-            real = sw[1] if sw is not None else kind
-            if (real, tt) not in _ALLOWED or (
-                d > 1 and d - 1 > self._reach(effective_weapon(w, real, tt))
-            ):
+            if d > 1 and d - 1 > reach:
                 continue
             if moving and (
-                not w.fp_underlined or self._spent(attacker) > self._mp(attacker) / 2
+                not underlined or self._spent(attacker) > self._mp(attacker) / 2
             ):
                 continue
             if seen is None:
-                seen = self._los(state, attacker, frm, target, to)
+                # _los with the distance known (WaW 6.1, 7.0, 9.0 modes, smoke)
+                seen = (
+                    d <= 1
+                    or self._high(attacker)
+                    or self._high(target)
+                    or (
+                        self.board.visible(frm, to) and not self._smoked(state, frm, to)
+                    )
+                )
             if not seen:
                 return None
             p = self._result_odds(
-                sw[0] if sw is not None else self.info[attacker.id].utype,
-                "full" if sw is not None else attacker.strength,
+                a_type,
+                "full" if is_sw else attacker.strength,
                 real,
-                self.info[target.id].utype,
+                t_type,
                 target.strength,
                 disrupted(target),
                 d,
                 self.board.terrain[to],
                 moving,
-                None if sw is not None else attacker.attrs.get("mode"),
-                self._hidden(state, target, target_at),
+                None if is_sw else attacker.attrs.get("mode"),
+                hidden,
             )
             score = p["reduced"] + p["destroyed"] + 0.3 * p["disrupted"]
             if best is None or score > best[0]:

@@ -131,6 +131,7 @@ def safest_paths(
     *,
     blocked: Iterable[str] = (),
     ends_move: Callable[[str, str], bool] = lambda _a, _b: False,
+    steps: Mapping[str, Sequence[tuple[str, float]]] | None = None,
 ) -> dict[str, tuple[int, float, tuple[str, ...]]]:
     """The least exposed path to every hex within ``mp``: ``hex -> (penalty,
     MP, path)``, the path from ``start`` (included) to the hex.
@@ -147,6 +148,10 @@ def safest_paths(
         exposure: the exposure of a hex (enemy LOS and range, cover or not).
         blocked: hexes that may not be entered (enemy-held).
         ends_move: ``(from, to)`` -> the step ends the move (boarding a ferry).
+        steps: optionally, the same costs given per hex: its neighbours (in
+            ``neighbors`` order) with ``enter_cost`` of each, the ones that
+            cannot be entered left out (``WawBoard.steps``); then
+            ``enter_cost`` is not called.
 
     Examples:
         >>> from wargame.rules.waw.command import Exposure
@@ -160,19 +165,37 @@ def safest_paths(
     """
     blocked_set = frozenset(blocked)
     best: dict[str, tuple[int, float, tuple[str, ...]]] = {}
-    dist: dict[tuple[str, int], tuple[float, tuple[str, ...]]] = {}
+    # (hex, flags) states, kept per flags: settled ones and the best (MP,
+    # path) pushed so far
+    dones: tuple[set[str], ...] = (set(), set(), set(), set())
+    dists: tuple[dict[str, tuple[float, tuple[str, ...]]], ...] = ({}, {}, {}, {})
     heap: list[tuple[float, tuple[str, ...], int]] = [(0.0, (start,), 0)]
-    done: set[tuple[str, int]] = set()
     settled: dict[str, list[tuple[int, float]]] = {}  # hex -> (flags, MP) popped
+    # Each hex's enterable neighbours with their MP, asked of enter_cost once
+    # per search (a step that costs more than mp is never taken).
+    rows: dict[str, Sequence[tuple[str, float]]] = {}
+    finite = mp != math.inf
+    pop, push = heapq.heappop, heapq.heappush
     while heap:
-        cost, path, flags = heapq.heappop(heap)
+        cost, path, flags = pop(heap)
         here = path[-1]
-        if (here, flags) in done:
+        done = dones[flags]
+        if here in done:
             continue
-        done.add((here, flags))
-        if any(f | flags == flags and c < cost for f, c in settled.get(here, ())):
-            continue  # reached before for less MP with less exposure: dominated
-        settled.setdefault(here, []).append((flags, cost))
+        done.add(here)
+        before = settled.get(here)
+        if before is None:
+            settled[here] = [(flags, cost)]
+        else:
+            # reached before for less MP with less exposure: dominated
+            dominated = False
+            for f, c in before:
+                if f | flags == flags and c < cost:
+                    dominated = True
+                    break
+            if dominated:
+                continue
+            before.append((flags, cost))
         if here != start:
             got = (_PENALTY[flags], cost, path)
             old = best.get(here)
@@ -182,17 +205,26 @@ def safest_paths(
                 continue
             # WaW HQ movement (d): a hex counts once the path goes on from it.
             flags |= _BIT[exposure(here)]
-        for nb in neighbors[here]:
-            if nb in blocked_set or nb in path or (nb, flags) in done:
+        row = steps[here] if steps is not None else rows.get(here)
+        if row is None:
+            row = tuple(
+                (nb, step)
+                for nb in neighbors[here]
+                if (step := enter_cost(here, nb)) <= mp or not finite
+            )
+            rows[here] = row
+        done, dist = dones[flags], dists[flags]
+        for nb, step in row:
+            c = cost + step
+            if c > mp or nb in blocked_set or nb in done or nb in path:
                 continue
-            c = cost + enter_cost(here, nb)
-            if c > mp:
-                continue
+            old_d = dist.get(nb)
+            if old_d is not None and c > old_d[0]:
+                continue  # (c, path) would not be less than old_d
             nxt = (*path, nb)
-            old_d = dist.get((nb, flags))
             if old_d is None or (c, nxt) < old_d:
-                dist[(nb, flags)] = (c, nxt)
-                heapq.heappush(heap, (c, nxt, flags))
+                dist[nb] = (c, nxt)
+                push(heap, (c, nxt, flags))
     return best
 
 

@@ -283,6 +283,11 @@ class _Movement(_Queries):
         """Stepping from ``a`` into ``b`` boards a ferry (the move ends there)."""
         return self.board.ferry_water(b) and not self.board.ferry_water(a)
 
+    def _boards_ferry_fn(self) -> Callable[[str, str], bool]:
+        """:meth:`_boards_ferry` as a quick function of the board's ferry hexes."""
+        water = frozenset(h for h in self.board.ferry if self.board.ferry_water(h))
+        return lambda a, b: b in water and a not in water
+
     def _hq_blocked(self, snap: _Snap, hq: Unit) -> list[str]:
         """Hexes an HQ moving on its own may not enter: those with enemy units."""
         enemy = self.enemy_of(hq.side)
@@ -336,13 +341,18 @@ class _Movement(_Queries):
     def _hq_paths(
         self, snap: _Snap, hq: Unit
     ) -> Mapping[str, tuple[float, tuple[str, ...]]]:
-        return self.board.reachable(
-            hq.position,  # type: ignore[arg-type]
-            self.info[hq.id].mobility,
-            self._mp(hq) - self._spent(hq),
-            self._hq_blocked(snap, hq),
-            self._enter_costs(snap.state, hq),
-        )
+        left = self._mp(hq) - self._spent(hq)
+        key = ("hq_paths", hq.id, hq.position, left, hq.attrs.get("deployed"))
+        hit = snap.memo.get(key)
+        if hit is None:
+            hit = snap.memo[key] = self.board.reachable(
+                hq.position,  # type: ignore[arg-type]
+                self.info[hq.id].mobility,
+                left,
+                self._hq_blocked(snap, hq),
+                self._enter_costs(snap.state, hq),
+            )
+        return hit
 
     def _hq_route(
         self, snap: _Snap, hq: Unit, a: MoveHQ
@@ -367,7 +377,7 @@ class _Movement(_Queries):
         left = self._mp(hq) - self._spent(hq)
         # the same while the enemy, the smoke, the HQ's hex, MP and bridges are
         key = (
-            self._exposure_key(st, hq.side),
+            self._snap_exposure_key(snap, hq.side),
             hq.id,
             hq.position,
             left,
@@ -384,10 +394,13 @@ class _Movement(_Queries):
                 hq.position,  # type: ignore[arg-type]
                 left,
                 self.board.neighbors,
-                lambda a, b: self._enter_cost(st, hq, a, b),
+                self._enter_cost_fn(st, hq),
                 self._exposures(snap, hq.side),
                 blocked=self._hq_blocked(snap, hq),
-                ends_move=self._boards_ferry,
+                ends_move=self._boards_ferry_fn(),
+                steps=self.board.steps(
+                    self.info[hq.id].mobility, self._entry_overrides(st, hq)
+                ),
             )
         return hit
 
@@ -521,11 +534,19 @@ class _Movement(_Queries):
         )
         return (side, enemy, repr(st.vars.get("smoke")))
 
+    def _snap_exposure_key(self, snap: _Snap, side: str) -> tuple[Any, ...]:
+        """:meth:`_exposure_key` of the snapshot's state (remembered with it)."""
+        key = ("exposure_key", side)
+        hit = snap.memo.get(key)
+        if hit is None:
+            hit = snap.memo[key] = self._exposure_key(snap.state, side)
+        return hit
+
     def _exposures(self, snap: _Snap, side: str) -> Callable[[str], Exposure]:
         """:meth:`_exposure` of ``side``'s HQ by hex, cached while the enemy
         units and the smoke stay as they are (the safest-path search asks for
         many hexes, decision after decision)."""
-        key = self._exposure_key(snap.state, side)
+        key = self._snap_exposure_key(snap, side)
         cache: dict[Any, tuple[Any, dict[str, Exposure]]] = self.__dict__.setdefault(
             "_exposure_cache", {}
         )
@@ -580,10 +601,10 @@ class _Movement(_Queries):
         """
         if watchers is None:
             watchers = self._watchers(snap, side)
-        distance = self.board.distance
+        row, index = self.board.distance_row(h), self.board.index
         smoke = bool(snap.state.vars.get("smoke"))
         for pos, reach, high, seen in watchers:
-            d = distance(pos, h)
+            d = row[index[pos]]
             if d == 0 or (d > 1 and d - 1 > reach) or (d > 1 and reach < 0):
                 continue
             if high or d <= 1:

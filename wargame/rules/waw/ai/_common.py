@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import heapq
+import itertools
 import math
 import weakref
 from collections.abc import Sequence
@@ -64,14 +65,28 @@ def fallback(decision: Decision, seed: int | None) -> Any:
 
 def unit_value(rules: Any, state: GameState, u: Unit) -> float:
     """What ``u`` is worth (class, strength, and its passenger if any)."""
+    return _value(rules, u, riders(state))
+
+
+def riders(state: GameState) -> dict[str, list[Unit]]:
+    """Carrier id -> the units in play aboard it (in the state's order)."""
+    out: dict[str, list[Unit]] = {}
+    for p in state.units.values():
+        c = carried_by(p)
+        if c is not None and not p.destroyed:
+            out.setdefault(c, []).append(p)
+    return out
+
+
+def _value(rules: Any, u: Unit, aboard: dict[str, list[Unit]]) -> float:
+    """:func:`unit_value` with the state's :func:`riders` at hand."""
     info = rules.unit_info(u.id)
     v = CLASS_VALUE.get(info.utype.unit_class.value, 1.0)
     if u.strength == "reduced":
         v *= 0.6
     if info.is_carrier:
-        for p in state.units.values():
-            if carried_by(p) == u.id and not p.destroyed:
-                v += 0.5 * unit_value(rules, state, p)
+        for p in aboard.get(u.id, ()):
+            v += 0.5 * _value(rules, p, aboard)
     return v
 
 
@@ -91,6 +106,29 @@ def expected_gain(
         + RESULT_WEIGHT["reduced"] * odds.get("reduced", 0.0)
         + RESULT_WEIGHT["destroyed"] * odds.get("destroyed", 0.0)
     ) + kill_vp * odds.get("destroyed", 0.0)
+
+
+_memos: weakref.WeakKeyDictionary[Any, dict[str, dict[Any, Any]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+#: Numbers of the signatures of :meth:`SideView._sig` (never reused).
+_SIG_NUMBERS = itertools.count()
+
+
+def _memo(rules: Any) -> dict[str, dict[Any, Any]]:
+    """What :class:`SideView` remembers between decisions (and games of the
+    same units on the same board): pure functions of their keys, so play is
+    the same without."""
+    hit = _memos.get(rules)
+    if hit is None:
+        shared = getattr(rules, "_shared_memos", None)
+        memos = shared() if shared is not None else {}
+        hit = _memos[rules] = {
+            k: memos.setdefault(f"ai_{k}", {}) for k in ("sigs", "threat", "firepower")
+        }
+    return hit
 
 
 class SideView:
@@ -123,6 +161,8 @@ class SideView:
         self._values: dict[str, float] = {}
         self._threat: dict[tuple[str, str], float] = {}
         self._reach: dict[str, int] = {}
+        self._sigs: dict[str, int] = {}
+        self._riders: dict[str, list[Unit]] | None = None
         #: (shooter, its hex, its reach) for the enemy units that can shoot
         self.shooter_reach = [
             (e, str(e.position), self.reach(e)) for e in self.shooters
@@ -140,7 +180,9 @@ class SideView:
         """Cached :func:`unit_value`."""
         v = self._values.get(u.id)
         if v is None:
-            v = unit_value(self.rules, self.state, u)
+            if self._riders is None:
+                self._riders = riders(self.state)
+            v = _value(self.rules, u, self._riders)
             self._values[u.id] = v
         return v
 
@@ -166,6 +208,47 @@ class SideView:
             return 0.0
         return self.gain(res[1], target)
 
+    def _sig(self, which: str) -> int:
+        """A small number for what the shots of :meth:`threat` (``"shooters"``)
+        or :meth:`firepower_at` (``"targets"``) read of the enemy units and the
+        smoke, the same in every decision where these are the same; ``-1`` when
+        a target hides (its hiding depends on more: not remembered)."""
+        hit = self._sigs.get(which)
+        if hit is not None:
+            return hit
+        smoke = self.state.vars.get("smoke")
+        if which == "shooters":
+            units = self.shooters
+            facts: tuple[Any, ...] = tuple(
+                (e.id, e.position, e.strength, e.attrs.get("sw"), e.attrs.get("mode"))
+                for e in units
+            )
+        else:
+            units = self.targets
+            facts = (
+                self.kill_vp,
+                *(
+                    (
+                        t.id,
+                        t.position,
+                        t.strength,
+                        disrupted(t),
+                        t.attrs.get("mode"),
+                        self.value(t),
+                    )
+                    for t in units
+                ),
+            )
+        if any(t.attrs.get("hiding") for t in units):
+            n = -1
+        else:
+            ids = _memo(self.rules)["sigs"]
+            n = ids.get((which, repr(smoke), facts), -1)
+            if n < 0:
+                n = ids[(which, repr(smoke), facts)] = next(_SIG_NUMBERS)
+        self._sigs[which] = n
+        return n
+
     def threat(self, u: Unit, h: str) -> float:
         """Expected damage the enemy could do to ``u`` standing at ``h``.
 
@@ -176,16 +259,36 @@ class SideView:
         hit = self._threat.get(key)
         if hit is not None:
             return hit
+        # the same numbers as in an earlier decision with the same shooters,
+        # the same target and the same smoke (a pure function: remembered)
+        sig = -1 if u.attrs.get("hiding") else self._sig("shooters")
+        if sig >= 0:
+            long_key = (
+                sig,
+                u.id,
+                u.strength,
+                disrupted(u),
+                u.attrs.get("mode"),
+                self.value(u),
+                h,
+            )
+            memo = _memo(self.rules)["threat"]
+            known: float | None = memo.get(long_key)
+            if known is not None:
+                self._threat[key] = known
+                return known
         total = 0.0
-        d = self.board.distance
+        row, index = self.board.distance_row(h), self.board.index
         for e, pos, reach in self.shooter_reach:
-            dist = d(pos, h)
+            dist = row[index[pos]]
             if dist > 1 and dist - 1 > reach:
                 continue
             res = self.rules.shot_odds(self.state, e, u, target_at=h)
             if res is not None:
                 total += expected_gain(res[1], self.value(u), disrupted=disrupted(u))
         self._threat[key] = total
+        if sig >= 0:
+            memo[long_key] = total
         return total
 
     def firepower_at(self, u: Unit, h: str) -> float:
@@ -194,12 +297,29 @@ class SideView:
         reach = self.reach(u)
         if reach < 0:
             return 0.0
-        d = self.board.distance
+        sig = self._sig("targets")
+        if sig >= 0:
+            key = (
+                sig,
+                u.id,
+                u.strength,
+                u.attrs.get("sw"),
+                u.attrs.get("mode"),
+                reach,
+                h,
+            )
+            memo = _memo(self.rules)["firepower"]
+            hit = memo.get(key)
+            if hit is not None:
+                return hit  # type: ignore[no-any-return]
+        row, index = self.board.distance_row(h), self.board.index
         for t in self.targets:
-            dist = d(h, t.position)
+            dist = row[index[t.position]]
             if dist > 1 and dist - 1 > reach:
                 continue
             best = max(best, self.shot(u, t, at=h))
+        if sig >= 0:
+            memo[key] = best
         return best
 
     def nearest(self, h: str, hexes: Sequence[str]) -> tuple[int, str | None]:
