@@ -68,12 +68,27 @@ def reference(n: int = 100) -> float:
     return time.process_time() - t
 
 
+def best_policy(ruleset: str) -> str:
+    """``doctrine`` where the rule system has it, else ``greedy``, else
+    ``random`` (a rule system still without its own AI, e.g. fow-v3 today)."""
+    from wargame.engine.policy import UnknownPolicyError
+
+    for name in ("doctrine", "greedy"):
+        try:
+            get_policy(name, ruleset=ruleset)
+        except UnknownPolicyError:
+            continue
+        return name
+    return "random"
+
+
 def play(scenario: Any, seed: int) -> Game:
-    """One doctrine-against-doctrine game, played to the end."""
+    """One game of the rule system's best AI against itself, played to the end."""
     a, b = (s["id"] for s in scenario.sides)
+    name = best_policy(scenario.ruleset)
     policies = {
-        a: get_policy("doctrine", ruleset=scenario.ruleset),
-        b: get_policy("doctrine", ruleset=scenario.ruleset),
+        a: get_policy(name, ruleset=scenario.ruleset),
+        b: get_policy(name, ruleset=scenario.ruleset),
     }
     game = Game(scenario, seed=seed, policies=policies)
     game.run()
@@ -156,7 +171,12 @@ def main(argv: list[str] | None = None) -> int:
         sec, acts, ruleset, ref = bench(name, args.seeds)
         refs.append(ref)
         print(
-            f"{name:26s} {ruleset:12s} {sec:10.4f} {acts:8.0f} {sec / ref:7.2f}",
+            f"{name:26s} {ruleset:12s} {sec:10.4f} {acts:8.0f} {sec / ref:7.2f}"
+            + (
+                ""
+                if best_policy(ruleset) == "doctrine"
+                else f"  ({best_policy(ruleset)})"
+            ),
             flush=True,
         )
     print(
