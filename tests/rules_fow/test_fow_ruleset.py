@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import shapely
 
 from wargame.engine import Game, IllegalActionError, Model, Point, ScenarioError
 from wargame.rules.fow.forces import teams
@@ -355,3 +356,70 @@ def test_fow_passes_check_ruleset_on_a_short_remagen() -> None:
         complete_legal_actions=False,
     )
     assert report.games == 2 and report.actions_checked > 20
+
+
+def test_a_column_crosses_the_bridge_in_its_leaders_footsteps() -> None:
+    """Moves in column (the teams behind the command team follow its way): a
+    platoon lined up on the Remagen bank goes onto the deck in its leader's
+    footsteps; 40 m beside the deck the same move is refused (the river)."""
+    (x0, y0), (x1, y1) = (375620.0, 5604405.0), (375775.0, 5604626.0)
+    length = math.hypot(x1 - x0, y1 - y0)
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    d = data()
+    d["units"] = [u for u in d["units"] if u["id"] != "de_volkssturm"]
+    u = unit(d, "us_1pl")
+    for k in ("zone", "layout"):
+        u.pop(k, None)
+    # a column on the bridge's line, its head (the command team) at the abutment
+    u.update(
+        x=x0 - 140.0 * ux,
+        y=y0 - 140.0 * uy,
+        layout="column",
+        spacing_m=55.0,
+        facing=35.0,
+    )
+    g = Game.from_scenario(d, seed=1)
+    st = g.state
+    p = st.units["us_1pl"]
+    lead = p.models[0].position
+    assert math.hypot(lead.x - x0, lead.y - y0) < 140.0
+    to = Point(round(lead.x + 140.0 * ux, 1), round(lead.y + 140.0 * uy, 1))
+    assert g.ruleset.move_problem(st, p, to, column=True) is None
+    # 40 m off the deck's line the same move runs into the river
+    off = Point(to.x + 40.0 * uy, to.y - 40.0 * ux)
+    refused = g.ruleset.move_problem(st, p, off, column=True)
+    assert refused is not None and "impassable" in refused
+    before = [m.position for m in p.models]
+    g.apply(Move("us_1pl", to, column=True))
+    after = g.state.units["us_1pl"].models
+    assert after[0].position == to
+    for m0, m1 in zip(before, after, strict=True):  # everyone moved 140 m
+        assert m1.position != m0
+    # the second team now stands where the column's way passes: on the deck
+    # line or on the bank behind the abutment, never in the open river
+    for m in after:
+        on = g.map.terrain_at(m.position.x, m.position.y) != "water"
+        deck = g.ruleset.bridges[0].corridor.contains(
+            shapely.Point(m.position.x, m.position.y)
+        )
+        assert on or deck, m
+
+
+def test_the_greedy_player_takes_the_shot_that_kills_most() -> None:
+    from wargame.engine.policy import Decision
+    from wargame.rules.fow.ai import NEXT_SCORE, GreedyPolicy
+
+    g = _facing_the_pioniere(1)
+    g.apply(Next())  # the Shooting Step
+    legal = g.legal_actions()
+    shots = [a for a in legal if isinstance(a, Shoot)]
+    assert shots
+    decision = Decision(
+        "us", tuple(legal), len(g.actions), 1, lambda: g.state_for("us"), g.ruleset
+    )
+    choice = GreedyPolicy().choose(decision)
+    assert isinstance(choice, Shoot)
+    gp = GreedyPolicy()
+    view = g.state_for("us")
+    scores = {a: gp._shot(g.ruleset, view, a) for a in shots}
+    assert scores[choice] == max(scores.values()) and scores[choice] > NEXT_SCORE

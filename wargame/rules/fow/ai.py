@@ -23,6 +23,8 @@ import hashlib
 import math
 from typing import Any
 
+import shapely
+
 from wargame.engine import Point
 from wargame.engine.policy import Decision
 
@@ -46,6 +48,50 @@ def _jitter(decision: Decision, i: int) -> float:
         f"{decision.seed}:{decision.number}:{i}".encode(), digest_size=4
     )
     return int.from_bytes(h.digest(), "big") / 2**32 * 1e-6
+
+
+def _route_m(rules: Any, view: Any, a: Point, b: Point) -> float:
+    """How far ``b`` is from ``a`` on foot: straight if the line keeps out of
+    the water, else by the nearest standing scenario bridge (so a platoon on
+    the wrong bank heads for the bridge instead of along the bank)."""
+    from .bridges import standing
+
+    straight = math.hypot(b.x - a.x, b.y - a.y)
+    if straight < 1.0 or not _wet(rules.map, a, b):
+        return straight
+    best = math.inf
+    for br in standing(rules, view):
+        (px, py), (qx, qy) = br.line
+        length = math.hypot(qx - px, qy - py)
+        on_deck = br.corridor.buffer(1.0).contains(shapely.Point(a.x, a.y))
+        for (nx, ny), (fx, fy) in (((px, py), (qx, qy)), ((qx, qy), (px, py))):
+            to_far = (
+                math.hypot(fx - a.x, fy - a.y)
+                if on_deck
+                else math.hypot(nx - a.x, ny - a.y) + length
+            )
+            best = min(best, to_far + math.hypot(b.x - fx, b.y - fy))
+    return best if math.isfinite(best) else straight * 3
+
+
+def _wet(m: Any, a: Point, b: Point) -> bool:
+    """Whether the straight line ``a``-``b`` crosses water (sampled every 10 m)."""
+    key = (id(m), round(a.x), round(a.y), round(b.x), round(b.y))
+    got = _WET.get(key)
+    if got is None:
+        n = max(2, int(math.hypot(b.x - a.x, b.y - a.y) // 10))
+        got = any(
+            str(m.terrain_at(a.x + (b.x - a.x) * i / n, a.y + (b.y - a.y) * i / n))
+            == "water"
+            for i in range(n + 1)
+        )
+        if len(_WET) > 50_000:
+            _WET.clear()
+        _WET[key] = got
+    return got
+
+
+_WET: dict[tuple[int, int, int, int, int], bool] = {}
 
 
 class GreedyPolicy:
@@ -103,9 +149,9 @@ class GreedyPolicy:
         ]
         gain = 0.0
         if open_goals:
-            goal = min(open_goals, key=lambda p: math.hypot(p.x - here.x, p.y - here.y))
-            before = math.hypot(goal.x - here.x, goal.y - here.y)
-            after = math.hypot(goal.x - a.to.x, goal.y - a.to.y)
+            goal = min(open_goals, key=lambda p: _route_m(rules, view, here, p))
+            before = _route_m(rules, view, here, goal)
+            after = _route_m(rules, view, a.to, goal)
             gain = (before - after) / 100.0
         cover = (
             COVER_BONUS

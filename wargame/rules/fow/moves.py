@@ -28,6 +28,7 @@ March 1945): a corridor over the water where the going is Road.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -46,6 +47,10 @@ from .movement import GOINGS, command_distance_in, move_distance_in
 __all__ = ["Bridge", "TeamMove", "column_move", "platoon_move", "team_move"]
 
 
+#: Radius of the approach round each end of a scenario bridge (m; estimate).
+RAMP_M = 20.0
+
+
 @dataclass(frozen=True)
 class Bridge:
     """A scenario bridge: a corridor of Road going over water (map metres)."""
@@ -56,8 +61,12 @@ class Bridge:
 
     @property
     def corridor(self) -> shapely.Geometry:
-        """The deck as a polygon."""
-        return shapely.LineString(self.line).buffer(self.width_m / 2, cap_style="flat")
+        """The deck as a polygon, with a ramp of :data:`RAMP_M` round each end
+        (the map's bank is a 10 m raster: a team stepping off the deck should
+        not clip a cell of river beside the abutment)."""
+        deck = shapely.LineString(self.line).buffer(self.width_m / 2, cap_style="flat")
+        ends = [shapely.Point(p).buffer(RAMP_M) for p in self.line]
+        return shapely.union_all([deck, *ends])
 
 
 @dataclass(frozen=True)
@@ -81,12 +90,11 @@ def _severity(going: str) -> int:
 @lru_cache(maxsize=20_000)
 def _going(
     m: Any,
-    a: tuple[float, float],
-    b: tuple[float, float],
+    path: tuple[tuple[float, float], ...],
     team_id: str,
     bridges: tuple[Bridge, ...],
 ) -> tuple[str, str]:
-    """``(most restrictive going, bog check)`` of the line ``a``-``b``.
+    """``(most restrictive going, bog check)`` along a path of points.
 
     The parts of the line on a scenario bridge are Road going; the rest is the
     map's going (:func:`going_along`).  Remembered: the same line is asked
@@ -94,7 +102,7 @@ def _going(
     do not change).
     """
     t = teams()[team_id]
-    line = shapely.LineString([a, b])
+    line = shapely.LineString(path)
     parts: list[shapely.Geometry] = [line]
     on_bridge = False
     for br in bridges:
@@ -103,7 +111,7 @@ def _going(
             on_bridge = True
             parts = [p.difference(deck) for p in parts]
     if not on_bridge:
-        g: GoingAlong = going_along(m, [a, b], t)
+        g: GoingAlong = going_along(m, list(path), t)
         return g.most_restrictive, g.bog_check
     worst, bog = "road", "none"
     for geom in parts:
@@ -127,20 +135,23 @@ def team_move(
     *,
     metres_per_inch: float,
     bridges: Sequence[Bridge] = (),
+    via: Sequence[tuple[float, float]] = (),
 ) -> TeamMove:
-    """Check one team's straight move by ``(dx, dy)`` metres (nothing changes)."""
+    """Check one team's move by ``(dx, dy)`` metres: straight, or through the
+    points ``via`` on its way (nothing changes)."""
     p = model.position
     assert isinstance(p, Point)
     a = (float(p.x), float(p.y))
     b = (round(a[0] + dx, 3), round(a[1] + dy, 3))
-    length = math.dist(a, b)
+    path = (a, *(tuple(map(float, v)) for v in via), b)
+    length = sum(math.dist(u, v) for u, v in itertools.pairwise(path))
     xmin, ymin, xmax, ymax = m.bounds
     if not (xmin <= b[0] <= xmax and ymin <= b[1] <= ymax):
         off = f"team {model.id} would end off the map at ({b[0]:.0f}, {b[1]:.0f})"
         return TeamMove(model.id, a, b, length, "impassable", 0.0, "none", off)
     if length < 0.01:
         return TeamMove(model.id, a, b, 0.0, "cross_country", 0.0, "none", None)
-    going, bog = _going(m, a, b, team.id, tuple(bridges))
+    going, bog = _going(m, path, team.id, tuple(bridges))
     allowance = move_distance_in(team, going) * metres_per_inch
     why: str | None = None
     if going == "impassable" or allowance <= 0:
@@ -214,6 +225,19 @@ def platoon_move(
     return None, lead.going, lead.bog_check
 
 
+def _along(
+    pts: Sequence[tuple[float, float]], cum: Sequence[float], s: float
+) -> tuple[float, float]:
+    """The point at arc length ``s`` of the polyline ``pts``."""
+    for i in range(1, len(pts)):
+        if s <= cum[i] + 1e-9:
+            seg = cum[i] - cum[i - 1]
+            f = 0.0 if seg <= 0 else (s - cum[i - 1]) / seg
+            (x0, y0), (x1, y1) = pts[i - 1], pts[i]
+            return (x0 + (x1 - x0) * f, y0 + (y1 - y0) * f)
+    return pts[-1]
+
+
 def column_move(
     m: Any,
     movers: Sequence[tuple[Model, TeamType]],
@@ -224,36 +248,45 @@ def column_move(
 ) -> tuple[str | None, dict[str, tuple[float, float]], dict[str, str]]:
     """Check a move in column: ``(problem, ends, bog checks)`` per team.
 
-    The command team (first of ``movers``) goes to ``to``; the others line up
-    behind it along the way it came, one base and 5 m apart, each moving in its
-    own straight line, held to its own distance in its own going (a crossing
-    of a bridge or a defile; ASSUMPTION, as the platoon-as-a-body rule).
+    The command team (first of ``movers``) goes to ``to`` and the others follow
+    in its footsteps, each the same distance along the column's way (the line
+    from ``to`` back to the command team, then through the teams in order): a
+    column keeps its order and its gaps, and a team never leaves the way its
+    leader took (to cross a bridge or a defile; ASSUMPTION, as the
+    platoon-as-a-body rule).  Each team is held to its own distance in the
+    going of its own stretch.
     """
     if not movers:
         return "no team of the platoon can move", {}, {}
-    lead, _ = movers[0]
-    p0 = lead.position
-    assert isinstance(p0, Point)
-    dx, dy = to[0] - float(p0.x), to[1] - float(p0.y)
-    length = math.hypot(dx, dy)
-    if length < 0.01:
+    pts: list[tuple[float, float]] = [to]
+    for model, _ in movers:
+        q = model.position
+        assert isinstance(q, Point)
+        pts.append((float(q.x), float(q.y)))
+    cum = [0.0]
+    for u, v in itertools.pairwise(pts):
+        cum.append(cum[-1] + math.dist(u, v))
+    step = cum[1]
+    if step < 0.01:
         return "the platoon is already there", {}, {}
-    ux, uy = dx / length, dy / length
-    gap = 2 * max(t.base_radius_m for _, t in movers) * metres_per_inch / 25.0 + 5.0
     ends: dict[str, tuple[float, float]] = {}
     bogs: dict[str, str] = {}
     for k, (model, t) in enumerate(movers):
-        p = model.position
-        assert isinstance(p, Point)
-        ex, ey = to[0] - k * gap * ux, to[1] - k * gap * uy
+        s_old = cum[k + 1]
+        s_new = s_old - step
+        end = _along(pts, cum, s_new)
+        via = [pts[i] for i in range(k, 0, -1) if s_new + 0.5 < cum[i] < s_old - 0.5]
+        q = model.position
+        assert isinstance(q, Point)
         tm = team_move(
             m,
             model,
             t,
-            ex - float(p.x),
-            ey - float(p.y),
+            end[0] - float(q.x),
+            end[1] - float(q.y),
             metres_per_inch=metres_per_inch,
             bridges=bridges,
+            via=via,
         )
         if tm.problem is not None:
             return tm.problem, {}, {}
