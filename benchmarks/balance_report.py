@@ -40,8 +40,12 @@ def play(task: tuple[str, int, str, str]) -> tuple[str | None, dict[str, int], f
     a, b = (s["id"] for s in scenario.sides)
     t = time.process_time()
     game = Game(
-        scenario, seed=seed, policies={a: get_policy(first, ruleset=scenario.ruleset),
-                                  b: get_policy(second, ruleset=scenario.ruleset)}
+        scenario,
+        seed=seed,
+        policies={
+            a: get_policy(first, ruleset=scenario.ruleset),
+            b: get_policy(second, ruleset=scenario.ruleset),
+        },
     )
     out = game.run()
     assert out is not None
