@@ -27,9 +27,9 @@ from wargame.engine import (
 from wargame.engine.state import control_change
 
 from .allocation import allocate
-from .bridges import demolitions_step, standing
+from .bridges import demolitions_step
 from .dice import MOTIVATION_TEST, SKILL_TEST, passes
-from .moves import column_move, command_radius_m, out_of_command, platoon_move
+from .moves import command_radius_m, out_of_command
 from .odds import armour_result, penetrates, save_result
 from .shooting import PIN_HITS, facing_armour
 
@@ -177,30 +177,7 @@ def move(
     dx, dy = float(to.x - start.x), float(to.y - start.y)
     face = round(math.degrees(math.atan2(dx, dy)) % 360, 2)
     skill = SKILL_TEST[str(u.attrs["skill"])]
-    movers = [
-        (m, rs.team(m))
-        for m in u.models
-        if not m.attrs.get("bogged") and not m.attrs.get("bailed")
-    ]
-    bridges = standing(rs, st)
-    if column:
-        _, ends, bogs = column_move(
-            rs.map,
-            movers,
-            (float(to.x), float(to.y)),
-            metres_per_inch=rs.scale,
-            bridges=bridges,
-        )
-    else:
-        _, _, bog = platoon_move(
-            rs.map, movers, dx, dy, metres_per_inch=rs.scale, bridges=bridges
-        )
-        ends, bogs = {}, {}
-        for m, _t in movers:
-            p = m.position
-            assert isinstance(p, Point)
-            ends[m.id] = (round(float(p.x) + dx, 3), round(float(p.y) + dy, 3))
-            bogs[m.id] = bog
+    _, ends, bogs = rs.plan_move(st, u, to, column)
     models: list[Model] = []
     for m in u.models:
         t = rs.team(m)

@@ -264,6 +264,17 @@ class FowRuleset(OddsCommand, RulesetBase):
                 f"its command team {command.id} is Bogged Down or Bailed Out and "
                 "cannot move (research/fow.md §2.1, §3.5)"
             )
+        why, _, _ = self.plan_move(state, u, to, column)
+        return why
+
+    def plan_move(
+        self, state: GameState, u: Unit, to: Point, column: bool = False
+    ) -> tuple[str | None, dict[str, tuple[float, float]], dict[str, str]]:
+        """``(problem, ends, bog checks)`` of the teams that move (not Bogged
+        Down or Bailed Out): as a body by the platoon's offset, or in column."""
+        start = u.position
+        assert isinstance(start, Point)
+        dx, dy = float(to.x - start.x), float(to.y - start.y)
         movers = [
             (m, self.team(m))
             for m in u.models
@@ -271,18 +282,22 @@ class FowRuleset(OddsCommand, RulesetBase):
         ]
         bridges = standing(self, state)
         if column:
-            why, _, _ = column_move(
+            return column_move(
                 self.map,
                 movers,
                 (float(to.x), float(to.y)),
                 metres_per_inch=self.scale,
                 bridges=bridges,
             )
-            return why
-        why, _, _ = platoon_move(
+        why, _, bog = platoon_move(
             self.map, movers, dx, dy, metres_per_inch=self.scale, bridges=bridges
         )
-        return why
+        ends: dict[str, tuple[float, float]] = {}
+        for m, _t in movers:
+            p = m.position
+            assert isinstance(p, Point)
+            ends[m.id] = (round(float(p.x) + dx, 3), round(float(p.y) + dy, 3))
+        return why, ends, dict.fromkeys(ends, bog)
 
     def _keeper(
         self, state: GameState, u: Unit, column: bool = False
