@@ -81,7 +81,16 @@ def test_classroom_app_renders_terrain_and_units_clicks_and_steps(
     t0 = time.time()
     page.goto(voila_url, wait_until="commit", timeout=120_000)
     terrain = page.locator("img.leaflet-image-layer").first
-    terrain.wait_for(timeout=120_000)
+    try:
+        terrain.wait_for(timeout=90_000)
+    except Exception:
+        # The known stall (README, Limits): a page that met Voila while it
+        # refilled its pre-heated kernel may wait without end.  Recorded, and
+        # the visitor's remedy (reload) must then work.
+        page.screenshot(path=str(ARTIFACTS / "voila_classroom_stalled.png"))
+        timings["voila_classroom_stalled_then_reloaded"] = True
+        page.reload(wait_until="commit", timeout=120_000)
+        terrain.wait_for(timeout=120_000)
     page.wait_for_function(
         f"document.querySelectorAll('{MARKERS}').length >= 3", timeout=60_000
     )
