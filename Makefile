@@ -4,6 +4,8 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.wargame-installed
 PYTEST_ARGS ?=
+# pytest-xdist workers for the unit tests and the notebooks (auto: one per core)
+JOBS ?= auto
 
 .PHONY: help venv lab lab-headless classroom test lint typecheck unit notebooks docs fuzz bench bench-los map clean
 
@@ -36,11 +38,14 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy wargame
 
+# the browser tests run on their own after the rest: they drive servers and
+# Chromium, and the others (in parallel, one worker per core) would starve them
 unit: $(STAMP)
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(JOBS) -m "not browser" $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -m browser $(PYTEST_ARGS)
 
 notebooks: $(STAMP)
-	$(BIN)/python -m pytest --nbmake --nbmake-timeout=300 notebooks $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(JOBS) --nbmake --nbmake-timeout=300 notebooks $(PYTEST_ARGS)
 
 # the documentation site into build/site; --strict: a broken link or a docstring
 # griffe cannot parse fails the build

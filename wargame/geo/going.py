@@ -201,6 +201,15 @@ def features_crossed(
     A crossing inside a stretch along a feature of the same kind and class is
     not listed again (the path follows that road).
     """
+    out = pd.DataFrame(features_crossed_rows(m, path, along_tol_m), columns=_COLUMNS)
+    return out.reset_index(drop=True)
+
+
+def features_crossed_rows(
+    m: Map, path: npt.ArrayLike, along_tol_m: float = ALONG_TOL_M
+) -> list[dict[str, Any]]:
+    """The rows of :func:`features_crossed` as plain dicts, in path order
+    (for callers that read a few fields of many paths: no frame is built)."""
     fn = "Map.features_crossed"
     p = path_on_map(m, fn, "path", path)
     tol = positive(fn, "along_tol_m", along_tol_m, allow_zero=False)
@@ -294,8 +303,8 @@ def features_crossed(
                     "name": name,
                 }
             )
-    out = pd.DataFrame(rows, columns=_COLUMNS)
-    return out.sort_values(["start_m", "kind"], kind="stable").reset_index(drop=True)
+    # in path order, ties by kind (a stable sort, as the frame's was)
+    return sorted(rows, key=lambda r: (r["start_m"], r["kind"]))
 
 
 def _bridges(m: Map) -> shapely.STRtree:

@@ -50,6 +50,7 @@ import numpy.typing as npt
 import shapely
 
 from wargame.engine.present import Going
+from wargame.geo.going import features_crossed_rows
 from wargame.geo.terrain import ROAD_CLASSES, TERRAIN_CLASSES, road_rank
 from wargame.rules.fow.data import VEHICLE_MOBILITIES
 from wargame.rules.fow.movement import (
@@ -377,13 +378,14 @@ class GoingAlong:
 
 
 def _intervals(
-    fc: Any, kind: str, bridge_only: bool = False
+    fc: list[dict[str, Any]], kind: str, bridge_only: bool = False
 ) -> list[tuple[float, float, str]]:
-    sel = fc[(fc["kind"] == kind) & (fc["how"] == "along")]
-    if bridge_only:
-        sel = sel[sel["bridge"].astype(bool)]
     return [
-        (float(r.start_m), float(r.end_m), str(r["class"])) for _, r in sel.iterrows()
+        (float(r["start_m"]), float(r["end_m"]), str(r["class"]))
+        for r in fc
+        if r["kind"] == kind
+        and r["how"] == "along"
+        and (not bridge_only or bool(r["bridge"]))
     ]
 
 
@@ -408,10 +410,12 @@ def _rail_flags(m: Map, x: float, y: float) -> tuple[bool, bool]:
 
 
 def _crossings(
-    m: Map, fc: Any, roads: list[tuple[float, float, str]]
+    m: Map, fc: list[dict[str, Any]], roads: list[tuple[float, float, str]]
 ) -> list[LinearCrossing]:
     out = []
-    for _, r in fc[fc["how"] == "crosses"].iterrows():
+    for r in fc:
+        if r["how"] != "crosses":
+            continue
         if r["kind"] == "road":
             continue
         at = float(r["start_m"])
@@ -468,7 +472,7 @@ def going_along(
     """
     ta = game_map.terrain_along(path)
     p = np.asarray(path, dtype=np.float64)
-    fc = game_map.features_crossed(p)
+    fc = features_crossed_rows(game_map, p)
     roads = _intervals(fc, "road")
     grades = None
     if slope:

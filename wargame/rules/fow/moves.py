@@ -32,7 +32,7 @@ import itertools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 import shapely
@@ -59,11 +59,11 @@ class Bridge:
     line: tuple[tuple[float, float], tuple[float, float]]
     width_m: float
 
-    @property
+    @cached_property
     def corridor(self) -> shapely.Geometry:
         """The deck as a polygon, with a ramp of :data:`RAMP_M` round each end
         (the map's bank is a 10 m raster: a team stepping off the deck should
-        not clip a cell of river beside the abutment)."""
+        not clip a cell of river beside the abutment).  Made once per bridge."""
         deck = shapely.LineString(self.line).buffer(self.width_m / 2, cap_style="flat")
         ends = [shapely.Point(p).buffer(RAMP_M) for p in self.line]
         return shapely.union_all([deck, *ends])

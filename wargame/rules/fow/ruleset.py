@@ -56,6 +56,7 @@ from .movement import GROUND_SCALE_M_PER_INCH, move_distance_in
 from .moves import column_move, command_radius_m, platoon_move
 from .odds_cli import OddsCommand
 from .shooting import SIGHT_MARGIN_IN, ShotPlan, direct_weapon, plan_shot
+from .sight import Sight
 
 __all__ = ["FowRuleset", "Move", "Next", "Shoot"]
 
@@ -146,6 +147,7 @@ class FowRuleset(OddsCommand, RulesetBase):
             scale = GROUND_SCALE_M_PER_INCH
         #: Metres of map per inch of table (an ASSUMPTION; movement.py).
         self.scale = float(scale)
+        self.sight = Sight(game_map, margin_m=SIGHT_MARGIN_IN * self.scale)
         self.specs: dict[str, PlatoonSpec] = {}
         for i, raw in enumerate(scenario.units):
             try:
@@ -311,7 +313,36 @@ class FowRuleset(OddsCommand, RulesetBase):
     def _sees(
         self, a: tuple[float, float], b: tuple[float, float], eye: float, tgt: float
     ) -> bool:
-        return bool(self.map.los(a, b, **self._sight(eye, tgt)).visible)
+        return self.sight.sees(a, b, eye, tgt)
+
+    def _warm_sight(self, state: GameState, side: str) -> None:
+        """Learn at once every look of ``side``'s teams at enemy teams in range
+        (:class:`.sight.Sight`, the compiled all-pairs LOS)."""
+        eyes: dict[float, list[tuple[float, float]]] = {}
+        reach: dict[float, float] = {}
+        tgts: dict[float, list[tuple[float, float]]] = {}
+        for u in state.units.values():
+            if not self._in_play(u):
+                continue
+            for m in u.models:
+                p = m.position
+                if not isinstance(p, Point):
+                    continue
+                t = self.team(m)
+                xy = (float(p.x), float(p.y))
+                if u.side != side:
+                    tgts.setdefault(t.eye_height_m, []).append(xy)
+                    continue
+                w = direct_weapon(t)
+                if w is None or m.attrs.get("bailed") or m.attrs.get("bogged"):
+                    continue
+                eyes.setdefault(t.eye_height_m, []).append(xy)
+                reach[t.eye_height_m] = max(
+                    reach.get(t.eye_height_m, 0.0), w.range_in * self.scale
+                )
+        for eye, pts in eyes.items():
+            for tgt, where in tgts.items():
+                self.sight.warm(pts, where, eye, tgt, max_range_m=reach[eye])
 
     def _sight(self, eye: float, target: float) -> dict[str, Any]:
         """``Map.los`` arguments of a look from a team (WYSIWYG, seed 004 p. 20)."""
@@ -404,6 +435,7 @@ class FowRuleset(OddsCommand, RulesetBase):
                 ):
                     out.append(Move(u.id, c.point, column=True))
         elif step == "shooting":
+            self._warm_sight(state, side)
             enemies = [
                 t for t in state.units.values() if t.side != side and self._in_play(t)
             ]
