@@ -24,3 +24,6 @@ for _name, _cls in (("greedy", "GreedyPolicy"), ("doctrine", "DoctrinePolicy")):
     register_policy(_name, f"wargame.rules.coh.ai:{_cls}", ruleset="coh-2e")
 # Flames of War's greedy player (wargame/rules/fow/ai.py)
 register_policy("greedy", "wargame.rules.fow.ai:GreedyPolicy", ruleset="fow-v3")
+register_policy(
+    "doctrine", "wargame.rules.fow.doctrine:DoctrinePolicy", ruleset="fow-v3"
+)

@@ -30,6 +30,7 @@ from wargame.engine.policy import Decision
 
 from .dice import p_success
 from .going import concealed_in
+from .moves import command_radius_m
 from .odds import armour_pmf, save_pmf
 from .ruleset import Move, Next, Shoot
 
@@ -41,6 +42,9 @@ NEXT_SCORE = 0.05
 COVER_BONUS = 0.3
 #: Value of one expected hit besides the kills it brings (pinning).
 HIT_VALUE = 0.1
+#: Cost of each team a move leaves beyond the command distance (a column strung
+#: out behind its leader; research/fow.md §2.5).
+OUT_OF_COMMAND = 0.4
 
 
 def _jitter(decision: Decision, i: int) -> float:
@@ -161,4 +165,22 @@ class GreedyPolicy:
         posture = rules.scenario.posture(side) or "attack"
         if posture == "defend":  # hold; move only into cover, not away from a goal
             return cover if cover and gain >= 0 else -1.0
-        return gain + cover
+        return gain + cover - OUT_OF_COMMAND * _strays(rules, view, a)
+
+
+def _strays(rules: Any, view: Any, a: Move) -> int:
+    """How many teams the move ``a`` leaves out of command (a column only: a
+    platoon moved as a body keeps its layout)."""
+    if not a.column:
+        return 0
+    u = view.units[a.unit]
+    _, ends, _ = rules.plan_move(view, u, a.to, True)
+    lead = ends.get(u.models[0].id)
+    if lead is None:
+        return 0
+    radius = command_radius_m(str(u.attrs["skill"]), rules._is_tank(u), rules.scale)
+    return sum(
+        1
+        for k, (x, y) in ends.items()
+        if k != u.models[0].id and math.hypot(x - lead[0], y - lead[1]) > radius
+    )

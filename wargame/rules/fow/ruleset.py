@@ -99,6 +99,8 @@ class FowRuleset(OddsCommand, RulesetBase):
     title = "Flames of War, 3rd edition"
     positions = "point"
     odds_command: ClassVar[bool] = True
+    #: the AI ``wargame run`` and the classroom play by default (doctrine.py)
+    default_policy: ClassVar[str] = "doctrine"
     phases = ("setup", "starting", "movement", "shooting", "assault", "end")
     event_kinds = (
         "turn",
@@ -301,6 +303,16 @@ class FowRuleset(OddsCommand, RulesetBase):
             ends[m.id] = (round(float(p.x) + dx, 3), round(float(p.y) + dy, 3))
         return why, ends, dict.fromkeys(ends, bog)
 
+    def _reaches(self, u: Unit) -> dict[str, float]:
+        """Metres the platoon's slowest team may move in each going it may
+        enter (0 left out): the distances a move of the platoon can have."""
+        out: dict[str, float] = {}
+        for g in ("road", "cross_country", "slow", "difficult", "very_difficult"):
+            d = min(move_distance_in(self.team(m), g) for m in u.models) * self.scale
+            if d > 0:
+                out[g] = d
+        return out
+
     def _keeper(
         self, state: GameState, u: Unit, column: bool = False
     ) -> Callable[[Point], bool]:
@@ -405,22 +417,24 @@ class FowRuleset(OddsCommand, RulesetBase):
                     continue
                 origin = u.position
                 assert isinstance(origin, Point)
-                reach = (
-                    min(
-                        move_distance_in(self.team(m), "cross_country")
-                        for m in u.models
-                    )
-                    * self.scale
-                )
-                for c in candidate_moves(
-                    origin,
-                    reach,
-                    game_map=self.map,
-                    objectives=targets,
-                    cover=("woods", "town"),
-                    keep=self._keeper(state, u),
-                ):
-                    out.append(Move(u.id, c.point))
+                reaches = self._reaches(u)
+                reach = reaches.get("cross_country", max(reaches.values(), default=0))
+                # full moves at each distance the platoon has in some going
+                # (the most restrictive going sets a move's distance, research
+                # §2.2: a full cross-country move into woods is too long, a
+                # shorter one is not)
+                body: dict[Point, None] = {}
+                for dist in sorted(set(reaches.values()), reverse=True):
+                    for c in candidate_moves(
+                        origin,
+                        dist,
+                        game_map=self.map,
+                        objectives=targets,
+                        cover=("woods", "town"),
+                        keep=self._keeper(state, u),
+                    ):
+                        body.setdefault(c.point)
+                out.extend(Move(u.id, p) for p in body)
                 # in column: toward the objectives, and onto and over a bridge
                 lead = u.models[0].position
                 assert isinstance(lead, Point)

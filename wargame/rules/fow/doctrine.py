@@ -1,0 +1,224 @@
+"""A doctrine player for fow-v3: fire and movement by the book of 1944–45.
+
+It decides from its side's view only (:attr:`Decision.view`) and the rule
+system's own helpers (shot plans, moves, the exact odds), one action at a time:
+
+* **Movement Step**: advance toward the nearest objective the side does not
+  hold, *from cover to cover*: a move is worth the metres it gains, more if it
+  ends in concealing ground (a shooter's +1 to hit, research/fow.md §3.2), less
+  for every hit the enemy teams that would see the platoon there could put on
+  it (their dice and scores from the same rules the shot would use), and less
+  for teams left out of command (§2.5).  A platoon **outgunned** where it
+  stands in cover (the enemy's expected hits on it are more than
+  :data:`OUTGUNNED` times its own on them) stays put, and so goes to ground if
+  it does not fire either (§3.2: Gone to Ground needs no move and no shot).  A
+  defender holds its ground and moves only into cover toward an objective it
+  does not hold.
+* **Shooting Step**: shoot the best target (expected teams destroyed, from the
+  exact odds, plus a little for each hit toward Pinning Down, §3.6); an
+  outgunned platoon in cover shoots only a shot worth :data:`WORTH_BREAKING_COVER`
+  destroyed teams, else it keeps its Gone to Ground.
+* ``Next`` (end the step) has :data:`~.ai.NEXT_SCORE`, as for
+  :class:`~.ai.GreedyPolicy`; an action of a kind it does not know scores 0.
+
+ASSUMPTION (documented in ``docs/rules/fow-v3.md``): the weights below are
+judgement, tuned only so that the policy beats random play and plays both
+shipped scenarios to the end; they are not from a source.
+
+Examples:
+    >>> from wargame.engine import Game, load_scenario
+    >>> sc = load_scenario("fow_ockenfels_1945")
+    >>> g = Game(sc, seed=3, policies={"us": DoctrinePolicy(), "de": DoctrinePolicy()})
+    >>> for _ in range(12):
+    ...     _ = g.step()
+    >>> sorted({type(a).__name__ for a in g.actions})
+    ['Move', 'Next']
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from wargame.engine import Point
+from wargame.engine.policy import Decision
+
+from .ai import NEXT_SCORE, OUT_OF_COMMAND, GreedyPolicy, _jitter, _route_m, _strays
+from .dice import TO_BE_HIT, needed, p_success
+from .going import concealed_in
+from .ruleset import Move, Next, Shoot
+from .shooting import LONG_RANGE_IN, direct_weapon
+
+__all__ = ["DoctrinePolicy"]
+
+#: Worth of ending a move in concealing ground (woods, towns, orchards...).
+COVER = 0.6
+#: Cost of each expected enemy hit on the platoon where a move ends.
+EXPOSURE = 0.25
+#: Outgunned: the enemy's expected hits on the platoon exceed its own on them
+#: by this factor.
+OUTGUNNED = 2.0
+#: Expected teams destroyed that make an outgunned platoon give up its cover.
+WORTH_BREAKING_COVER = 0.5
+#: What a move costs a platoon outgunned in cover (it would rather stay).
+HOLD = 0.4
+
+
+def _xy(p: Any) -> tuple[float, float]:
+    assert isinstance(p, Point)
+    return float(p.x), float(p.y)
+
+
+class DoctrinePolicy:
+    """Cover-to-cover advance, best target, go to ground when outgunned."""
+
+    def __init__(self) -> None:
+        self._greedy = GreedyPolicy()
+
+    def choose(self, decision: Decision) -> Any:
+        """The best legal action by the doctrine's scores (module docstring)."""
+        acts = list(decision.legal_actions)
+        rules = decision.rules
+        if rules is None or decision.view is None:
+            return acts[0]
+        view = decision.view()
+        side = decision.side
+        outgunned: dict[str, bool] = {}
+        self._warm(rules, view, side, acts)
+        best, best_score = acts[0], -math.inf
+        for i, a in enumerate(acts):
+            unit = getattr(a, "unit", None)
+            if isinstance(unit, str) and unit not in outgunned:
+                outgunned[unit] = self._outgunned(rules, view, unit)
+            if isinstance(a, Move):
+                score = self._move(rules, view, a, side, outgunned[a.unit])
+            elif isinstance(a, Shoot):
+                score = self._greedy._shot(rules, view, a)
+                if outgunned[a.unit] and score < WORTH_BREAKING_COVER:
+                    score = min(score, NEXT_SCORE / 2)
+            elif isinstance(a, Next):
+                score = NEXT_SCORE
+            else:
+                score = 0.0
+            score += _jitter(decision, i)
+            if score > best_score:
+                best, best_score = a, score
+        return best
+
+    # -- what the enemy can do to a platoon ----------------------------------- #
+    def _warm(self, rules: Any, view: Any, side: str, acts: list[Any]) -> None:
+        """Learn at once (one compiled call per pair of heights) every look an
+        enemy team could have at where the moves on offer would end."""
+        ends: dict[float, list[tuple[float, float]]] = {}
+        for a in acts:
+            if isinstance(a, Move):
+                eye = rules.team(view.units[a.unit].models[0]).eye_height_m
+                ends.setdefault(eye, []).append((float(a.to.x), float(a.to.y)))
+        if not ends:
+            return
+        shooters: dict[float, list[tuple[float, float]]] = {}
+        reach = 0.0
+        for e in view.units.values():
+            if e.side == side or not rules._in_play(e):
+                continue
+            for m in e.models:
+                t = rules.team(m)
+                w = direct_weapon(t)
+                if w is not None and isinstance(m.position, Point):
+                    shooters.setdefault(t.eye_height_m, []).append(_xy(m.position))
+                    reach = max(reach, w.range_in * rules.scale)
+        for eye, pts in shooters.items():
+            for tgt, where in ends.items():
+                rules.sight.warm(pts, where, eye, tgt, max_range_m=reach)
+
+    def _threat(
+        self, rules: Any, view: Any, uid: str, at: tuple[float, float] | None = None
+    ) -> float:
+        """Expected hits the enemy teams in range and in sight could score on
+        platoon ``uid`` if its command team stood at ``at`` (default: where it
+        is), with the platoon's to-be-hit score there (Concealed in cover)."""
+        u = view.units[uid]
+        lead = u.models[0]
+        here = _xy(lead.position)
+        where = at or here
+        eye = rules.team(lead).eye_height_m
+        base = TO_BE_HIT[str(u.attrs["skill"])]
+        concealed = concealed_in(str(rules.map.terrain_at(*where)))
+        total = 0.0
+        for e in view.units.values():
+            if e.side == u.side or not rules._in_play(e):
+                continue
+            moved = bool(e.attrs.get("moved"))
+            for m in e.models:
+                if m.attrs.get("bailed") or m.attrs.get("bogged"):
+                    continue
+                t = rules.team(m)
+                w = direct_weapon(t)
+                if w is None or not isinstance(m.position, Point):
+                    continue
+                a = _xy(m.position)
+                d = math.dist(a, where)
+                if d > w.range_in * rules.scale:
+                    continue
+                if not rules.sight.sees(a, where, t.eye_height_m, eye):
+                    continue
+                rof = (w.rof_moving or 1) if moved else (w.rof or 0)
+                score = needed(
+                    base,
+                    int(d > LONG_RANGE_IN * rules.scale) + int(concealed),
+                )
+                total += rof * float(p_success(score))
+        return total
+
+    def _punch(self, rules: Any, view: Any, uid: str) -> float:
+        """Expected hits platoon ``uid`` could score now on its best target."""
+        u = view.units[uid]
+        best = 0.0
+        for t in view.units.values():
+            if t.side == u.side or not rules._in_play(t):
+                continue
+            plan = rules.shot_plan(view, u, t)
+            best = max(
+                best, sum(s.dice * float(p_success(s.to_hit)) for s in plan.shooters)
+            )
+        return best
+
+    def _outgunned(self, rules: Any, view: Any, uid: str) -> bool:
+        """In cover, and the enemy outshoots it there (module docstring)."""
+        u = view.units.get(uid)
+        if u is None or u.side is None or not u.models:
+            return False
+        if not isinstance(u.models[0].position, Point):
+            return False
+        here = _xy(u.models[0].position)
+        if not concealed_in(str(rules.map.terrain_at(*here))):
+            return False
+        threat = self._threat(rules, view, uid)
+        return threat > 0 and threat > OUTGUNNED * self._punch(rules, view, uid)
+
+    # -- movement --------------------------------------------------------------- #
+    def _move(
+        self, rules: Any, view: Any, a: Move, side: str, outgunned: bool
+    ) -> float:
+        u = view.units[a.unit]
+        here = u.position
+        assert isinstance(here, Point)
+        goals = [
+            p
+            for name, (p, _) in rules.objectives.items()
+            if view.control.get(name) != side
+        ]
+        gain = 0.0
+        if goals:
+            goal = min(goals, key=lambda p: _route_m(rules, view, here, p))
+            gain = (
+                _route_m(rules, view, here, goal) - _route_m(rules, view, a.to, goal)
+            ) / 100.0
+        end = (float(a.to.x), float(a.to.y))
+        cover = COVER if concealed_in(str(rules.map.terrain_at(*end))) else 0.0
+        if (rules.scenario.posture(side) or "attack") == "defend":
+            return cover if cover and gain > 0 else -1.0
+        if outgunned:  # stay in cover: go to ground
+            return -HOLD
+        exposed = EXPOSURE * self._threat(rules, view, a.unit, end)
+        return gain + cover - exposed - OUT_OF_COMMAND * _strays(rules, view, a)
