@@ -46,13 +46,18 @@ def platoon(
     return u
 
 
-def fight(units: list[dict[str, Any]], *, seed: int = 1, turns: int = 3) -> Game:
-    """A game of the given platoons (Remagen's sides, formations and
-    objectives), stepped to the US Assault Step of turn 1."""
+def game(units: list[dict[str, Any]], *, seed: int = 1, turns: int = 3) -> Game:
+    """A game of the given platoons with Remagen's sides, formations and
+    objectives, in the US Movement Step of turn 1."""
     d = tomllib.loads(SCENARIO.read_text(encoding="utf-8"))
     d["units"] = units
     d["turns"] = turns
-    g = Game.from_scenario(d, seed=seed)
+    return Game.from_scenario(d, seed=seed)
+
+
+def fight(units: list[dict[str, Any]], *, seed: int = 1, turns: int = 3) -> Game:
+    """:func:`game`, stepped to the US Assault Step of turn 1."""
+    g = game(units, seed=seed, turns=turns)
     g.apply(Next())  # to the Shooting Step
     g.apply(Next())  # to the Assault Step
     assert g.state.phase == "assault" and g.current_side == "us"
