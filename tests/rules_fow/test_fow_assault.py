@@ -32,7 +32,7 @@ from wargame.rules.fow.forces import teams
 from wargame.rules.fow.ruleset import Assault, BreakOff, Counterattack, Move, Next
 
 sys.path.insert(0, str(Path(__file__).parent))
-from fow_fight_helpers import FIELD, fight, platoon, riflemen_facing
+from fow_fight_helpers import FIELD, fight, game, platoon, riflemen_facing
 
 MPI = 25.0  # metres per inch
 
@@ -334,3 +334,55 @@ def test_the_greedy_player_assaults_when_it_outnumbers_and_decides_as_defender()
     theirs = len(g.state.units["us_a"].models)
     want = Counterattack("de_a") if mine > theirs else BreakOff("de_a")
     assert GreedyPolicy().choose(d) == want
+
+
+def test_close_fights_pass_the_conformance_harness() -> None:
+    """Random play of a close fight (assaults, counterattacks, break offs,
+    morale) keeps the protocol: legality, determinism, save/load, replay."""
+    from wargame.testing import check_ruleset
+
+    x, y = FIELD
+    units = [
+        platoon(
+            "us_a",
+            "tf_engeman",
+            [("us_rifle_team", 3), ("us_bazooka_team", 1)],
+            command="us_command_rifle_team",
+            x=x,
+            y=y,
+            facing=0.0,
+        ),
+        platoon(
+            "de_a",
+            "bratge",
+            [("de_rifle_team", 3)],
+            command="de_command_smg_team",
+            x=x,
+            y=y + 110.0,
+            facing=180.0,
+            motivation="fearless",
+        ),
+        platoon(
+            "de_b",
+            "bratge",
+            [("de_panzer_iv_h", 2)],
+            x=x + 100.0,
+            y=y + 190.0,
+            facing=180.0,
+        ),
+    ]
+    units[2]["spacing_m"] = 65.0  # tank bases, 30 m in radius
+    g = game(units, turns=3)
+    report = check_ruleset(
+        "fow-v3",
+        g.scenario,
+        seeds=(1, 3),
+        repeat=1,
+        sampled=lambda a: isinstance(a, Move),
+        complete_legal_actions=False,
+    )
+    assert report.games == 2
+    h = Game.from_scenario(g.scenario, seed=3)  # random play, as the harness
+    h.run()
+    kinds = set(h.log["kind"])
+    assert {"assault", "assault_hit", "counterattack", "break_off"} <= kinds
