@@ -421,6 +421,9 @@ def _break_off(rs: FowRuleset, ctx: RuleContext, uid: str) -> None:
             lost += 1
             continue
         dx, dy = break_off_offset(m, enemy, rs.scale)
+        if dx == 0.0 and dy == 0.0:  # no enemy left to break off from
+            left.append(m)
+            continue
         tm = team_move(rs.map, m, t, dx, dy, metres_per_inch=rs.scale, bridges=bridges)
         if tm.going == "impassable" or tm.allowance_m <= 0:
             lost += 1
