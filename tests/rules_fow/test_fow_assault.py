@@ -161,7 +161,11 @@ def test_illegal_assaults_name_the_rule_and_the_platoon() -> None:
     x, y = FIELD
     g2 = Game.from_scenario(g.scenario, seed=1)
     assert g2.state.phase == "movement"
-    with pytest.raises(IllegalActionError, match="Assault Step, not the movement"):
+    with pytest.raises(
+        IllegalActionError,
+        match="us_a cannot assault: assaults are made in the Assault Step, not "
+        "the movement",
+    ):
         g2.apply(Assault("us_a", "de_a"))
     assert g2.state.units["us_a"].models[0].position == Point(x - 55.0, y)
 

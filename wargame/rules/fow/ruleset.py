@@ -560,8 +560,9 @@ class FowRuleset(OddsCommand, RulesetBase):
         if isinstance(action, Assault):
             if state.phase != "assault":
                 raise IllegalActionError(
-                    f"assaults are made in the Assault Step, not the {state.phase} "
-                    "step (research/fow.md §1.4)"
+                    f"{action.unit} cannot assault: assaults are made in the "
+                    f"Assault Step, not the {state.phase} step (research/fow.md "
+                    "§1.4)"
                 )
             u = self._own(state, action.unit, "assaulted")
             why = self.assault_problem(state, u, action.target)
