@@ -10,6 +10,12 @@ system's own helpers for what it would roll:
 * **Move** (attacker): metres gained toward the nearest objective its side does
   not hold, plus a bonus for ending in concealing ground (a shooter's +1 to hit,
   §3.2); a defender moves only into cover, toward an objective it does not hold;
+* **Assault**: the expected number of enemy teams destroyed by the assault
+  hits (each team that charges into contact, one die by its skill, against
+  the target's first team: :mod:`.assault`, :mod:`.odds`), taken only when it
+  favours the attacker: more teams charge than the target has;
+* **Counterattack / BreakOff** (the defender): counterattack when its
+  remaining teams in the fight outnumber the attacker's, else break off;
 * **Next** (end the step): a small fixed score, so a platoon with nothing worth
   doing stays (and, having neither moved nor shot, goes to ground).
 
@@ -28,11 +34,12 @@ import shapely
 from wargame.engine import Point
 from wargame.engine.policy import Decision
 
+from .assault import assault_weapon, strike_score
 from .dice import p_success
 from .going import concealed_in
 from .moves import command_radius_m
 from .odds import armour_pmf, save_pmf
-from .ruleset import Move, Next, Shoot
+from .ruleset import Assault, BreakOff, Counterattack, Move, Next, Shoot
 
 __all__ = ["GreedyPolicy"]
 
@@ -114,6 +121,10 @@ class GreedyPolicy:
                 score = self._shot(rules, view, a)
             elif isinstance(a, Move):
                 score = self._move(rules, view, a, decision.side)
+            elif isinstance(a, Assault):
+                score = self._assault(rules, view, a)
+            elif isinstance(a, Counterattack | BreakOff):
+                score = self._choice(rules, view, a)
             elif isinstance(a, Next):
                 score = NEXT_SCORE
             else:
@@ -141,6 +152,40 @@ class GreedyPolicy:
                 p = save_pmf(save)["destroyed"]
             kills += expected * float(p)
         return kills + HIT_VALUE * hits
+
+    def _assault(self, rules: Any, view: Any, a: Assault) -> float:
+        """Expected teams destroyed by the assault hits; -1 unless more teams
+        charge than the target has (the assault must favour the attacker)."""
+        u, t = view.units[a.unit], view.units[a.target]
+        ends = rules.charge_plan(view, u, list(t.models))
+        if len(ends) <= len(t.models):
+            return -1.0
+        p_hit = float(p_success(strike_score(str(u.attrs["skill"]))))
+        first = t.models[0]
+        tt = rules.team(first)
+        by_id = {m.id: m for m in u.models}
+        kills = 0.0
+        for mid in ends:
+            if tt.armour is not None:
+                at, fp = assault_weapon(rules.team(by_id[mid]))
+                p = armour_pmf(tt.armour.top, at, fp)["destroyed"]
+            else:
+                p = save_pmf(tt.save if tt.save is not None else 7)["destroyed"]
+            kills += p_hit * float(p)
+        return kills
+
+    def _choice(self, rules: Any, view: Any, a: Counterattack | BreakOff) -> float:
+        """Counterattack when the platoon's teams outnumber the attacker's in
+        the fight, else break off."""
+        fight = view.vars["fight"]
+        mine = len(view.units[a.unit].models)
+        theirs = sum(
+            len(view.units[p].models)
+            for p in fight["strikers"]
+            if rules._in_play(view.units[p])
+        )
+        counter = mine > theirs
+        return 1.0 if counter == isinstance(a, Counterattack) else 0.0
 
     def _move(self, rules: Any, view: Any, a: Move, side: str) -> float:
         u = view.units[a.unit]

@@ -4,34 +4,41 @@ Read with :mod:`.ruleset` (what is legal) — this module rolls the dice (throug
 the game's logged generator) and emits the events:
 
 * :func:`start_turn`: the Starting Step in its order (research/fow.md §1.1):
-  objectives taken, rally, remount, free bogged teams; then the Movement Step;
+  company morale (:mod:`.morale`), objectives taken, rally, remount, free
+  bogged teams; then the Movement Step;
 * :func:`move`: a platoon's move with its bogging checks;
 * :func:`shoot`: one platoon's shooting, from the dice to hit to the saves;
-* :func:`next_step`: Movement → Shooting (Pinned Down at its end) → Assault →
-  the other side's turn, and the end of the game.
+* :func:`next_step`: Movement → Shooting (Pinned Down, then platoon morale at
+  its end) → Assault (:mod:`.fight`; platoon morale at its end) → the other
+  side's turn, and the end of the game.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from wargame.engine import (
+    GameState,
     Model,
     Point,
     RuleContext,
+    Unit,
     state_change,
     unit_change,
     var_change,
 )
-from wargame.engine.state import control_change
+from wargame.engine.state import Change, control_change
 
 from .allocation import allocate
 from .bridges import demolitions_step
+from .data import TeamType, Weapon
 from .dice import MOTIVATION_TEST, SKILL_TEST, passes
+from .morale import company_morale, platoon_morale
 from .moves import command_radius_m, out_of_command
 from .odds import armour_result, penetrates, save_result
-from .shooting import PIN_HITS, facing_armour
+from .shooting import PIN_HITS, ShotPlan, facing_armour
 
 if TYPE_CHECKING:  # pragma: no cover
     from .ruleset import FowRuleset
@@ -100,6 +107,9 @@ def start_turn(
         detail=f"turn {turn}: {st.sides[side].name} plays",
         changes=state_change(turn=turn, phase="starting") + var_change(side=side),
     )
+    # item 2 of the Starting Step: company morale, before victory (§1.1, §5)
+    if company_morale(rs, ctx, side):
+        return
     _objectives(rs, ctx, side)
     demolitions_step(rs, ctx, side)
     for uid in sorted(st.units):
@@ -148,7 +158,9 @@ def start_turn(
                 result="teams back in action",
                 changes=unit_change(uid, models=tuple(models)),
             )
-        ch = unit_change(uid, moved=None, fired=None, gone_to_ground=None)
+        ch = unit_change(
+            uid, moved=None, fired=None, gone_to_ground=None, assaulted=None
+        )
         ctx.emit("step", side=side, unit=uid, changes=ch)
     ctx.emit(
         "step",
@@ -230,15 +242,49 @@ def shoot(rs: FowRuleset, ctx: RuleContext, uid: str, tid: str) -> None:
     u, t = st.units[uid], st.units[tid]
     side = u.side
     plan = rs.shot_plan(st, u, t)
+    hits_by, weapon_of, origin_of = roll_to_hit(ctx, u, tid, plan, kind="to_hit")
+    total = sum(hits_by.values())
+    # the owner allocates: nearest teams first (ASSUMPTION, shooting.py)
+    spread = allocate(hits_by, list(plan.targets)) if total else {}
+
+    def one_hit(m: Model, tt: TeamType, key: str) -> str:
+        return _resolve_hit(rs, ctx, side, tid, m, tt, weapon_of[key], origin_of[key])
+
+    models, lost, bailed = resolve_hits(rs, ctx, tid, spread, one_hit)
+    ch = losses_change(rs, st, tid, models, lost, bailed)
+    step_hits = int(t.attrs.get("hits_step", 0)) + total
+    ch += unit_change(tid, hits_step=step_hits)
+    left = [m for m in t.models if m.id not in lost]
+    ctx.emit(
+        "shoot",
+        side=side,
+        unit=uid,
+        target=tid,
+        hits=total,
+        result="destroyed" if not left else f"{len(lost)} team(s) destroyed",
+        detail=f"{u.name} shoots at {t.name}: {plan.dice} dice, {total} hit(s)"
+        + (", Concealed" if plan.concealed else "")
+        + (", Gone to Ground" if plan.gone_to_ground else ""),
+        changes=ch + unit_change(uid, fired=True),
+    )
+
+
+def roll_to_hit(
+    ctx: RuleContext, u: Unit, tid: str, plan: ShotPlan, *, kind: str
+) -> tuple[dict[str, int], dict[str, Weapon], dict[str, tuple[float, float]]]:
+    """Roll every shooter's dice of ``plan`` (``kind``: ``to_hit``, or
+    ``defensive_fire`` in an assault): ``(hits, weapon, origin)`` by weapon
+    type (one AT/Firepower pair, research §3.3)."""
+    uid, side = u.id, u.side
     where = {m.id: m for m in u.models}
     hits_by: dict[str, int] = {}
-    weapon_of: dict[str, object] = {}
+    weapon_of: dict[str, Weapon] = {}
     origin_of: dict[str, tuple[float, float]] = {}
     for s in plan.shooters:
         faces = ctx.roll(
             s.dice,
             needed=s.to_hit,
-            kind="to_hit",
+            kind=kind,
             side=side,
             unit=uid,
             target=tid,
@@ -252,20 +298,32 @@ def shoot(rs: FowRuleset, ctx: RuleContext, uid: str, tid: str) -> None:
             p = where[s.model].position
             assert isinstance(p, Point)
             origin_of[key] = (float(p.x), float(p.y))
-    total = sum(hits_by.values())
-    # the owner allocates: nearest teams first (ASSUMPTION, shooting.py)
-    spread = allocate(hits_by, list(plan.targets)) if total else {}
+    return hits_by, weapon_of, origin_of
+
+
+def resolve_hits(
+    rs: FowRuleset,
+    ctx: RuleContext,
+    tid: str,
+    spread: Mapping[str, Mapping[str, int]],
+    one_hit: Callable[[Model, TeamType, str], str],
+) -> tuple[dict[str, Model], set[str], int]:
+    """Resolve allocated hits on platoon ``tid``'s teams, hit by hit:
+    ``one_hit(team, profile, weapon key)`` rolls the save (or armour and
+    Firepower).  A Bailed Out team bailed out again is abandoned on a failed
+    Motivation test (research §3.5).  Returns ``(teams by id, destroyed ids,
+    teams newly Bailed Out)``; nothing is emitted but the dice."""
+    t = ctx.state.units[tid]
     models = {m.id: m for m in t.models}
     lost: set[str] = set()
+    bailed = 0
     for key, per_team in spread.items():
-        w = weapon_of[key]
         for mid, n in per_team.items():
             for _ in range(n):
-                if mid in lost:
+                if mid in lost or mid not in models:
                     continue
                 m = models[mid]
-                tt = rs.team(m)
-                result = _resolve_hit(rs, ctx, side, tid, m, tt, w, origin_of[key])
+                result = one_hit(m, rs.team(m), key)
                 if result == "destroyed":
                     lost.add(mid)
                 elif result == "bailed out":
@@ -285,23 +343,31 @@ def shoot(rs: FowRuleset, ctx: RuleContext, uid: str, tid: str) -> None:
                             lost.add(mid)
                     else:
                         models[mid] = _with(m, bailed=True)
+                        bailed += 1
+    return models, lost, bailed
+
+
+def losses_change(
+    rs: FowRuleset,
+    st: GameState,
+    tid: str,
+    models: Mapping[str, Model],
+    lost: set[str],
+    bailed: int,
+) -> tuple[Change, ...]:
+    """The changes of platoon ``tid`` after hits: its teams left, and the teams
+    it lost this step (destroyed or Bailed Out, for platoon morale, research
+    §5); ``strength="destroyed"`` when no team is left."""
+    t = st.units[tid]
     left = tuple(models[m.id] for m in t.models if m.id not in lost)
-    step_hits = int(t.attrs.get("hits_step", 0)) + total
-    ch = unit_change(tid, models=left, hits_step=step_hits)
+    ch = unit_change(tid, models=left)
+    if lost or bailed:
+        ch += unit_change(
+            tid, lost_step=int(t.attrs.get("lost_step", 0)) + len(lost) + bailed
+        )
     if not left:
         ch += unit_change(tid, strength="destroyed")
-    ctx.emit(
-        "shoot",
-        side=side,
-        unit=uid,
-        target=tid,
-        hits=total,
-        result="destroyed" if not left else f"{len(lost)} team(s) destroyed",
-        detail=f"{u.name} shoots at {t.name}: {plan.dice} dice, {total} hit(s)"
-        + (", Concealed" if plan.concealed else "")
-        + (", Gone to Ground" if plan.gone_to_ground else ""),
-        changes=ch + unit_change(uid, fired=True),
-    )
+    return ch
 
 
 def _resolve_hit(
@@ -387,6 +453,8 @@ def next_step(rs: FowRuleset, ctx: RuleContext) -> None:
                 )
             else:
                 ctx.emit("step", side=u.side, unit=uid, changes=ch)
+        # Platoon Morale checks, the last item of the step (§1.3 item 11)
+        platoon_morale(rs, ctx, "Shooting")
         ctx.emit(
             "step",
             side=side,
@@ -394,7 +462,9 @@ def next_step(rs: FowRuleset, ctx: RuleContext) -> None:
             changes=state_change(phase="assault"),
         )
         return
-    # the end of the Assault Step: the turn passes
+    # the end of the Assault Step: Platoon Morale checks (§1.4 item 7), then
+    # the turn passes
+    platoon_morale(rs, ctx, "Assault")
     for uid in sorted(st.units):
         u = st.units[uid]
         if u.side == side and rs._in_play(u):

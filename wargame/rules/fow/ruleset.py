@@ -12,12 +12,22 @@ Assault Steps in order (research/fow.md §1, S17 and S6 [A]).  What is built:
 * **Shooting Step**: :mod:`.shooting` (ROF, to hit by the target's skill with
   long range, Concealed and Gone to Ground, allocation by the owner, saves,
   armour and Firepower tests, Bailed Out), then Pinning Down at 5 hits.
+* **Assault Step**: :mod:`.assault` (the rules) and :mod:`.fight` (the dice):
+  ``Assault(unit, target)``, defensive fire, the charge, assault hits, the
+  counterattack test; the defender decides ``Counterattack`` or ``BreakOff``
+  for each platoon that passed (it is then :meth:`FowRuleset.current_side`);
+  counterattacks repeat until one side is destroyed or breaks off.
+* **Morale** (:mod:`.morale`): platoon morale at the end of the Shooting and
+  Assault Steps; company morale in the Starting Step (a failed test loses the
+  game, outcome ``"company morale"``).
 * **Victory**: at the turn limit, victory points for objectives held; a side
   with no platoon left loses at once.
 
-Not built yet (documented in ``docs/rules/fow-v3.md``): the Assault Step,
-platoon and company morale, bombardments, transports, At the Double, air
-support, reserves and ambushes.  The Assault Step passes.
+Not built yet (documented in ``docs/rules/fow-v3.md``): bombardments,
+transports, At the Double, air support, reserves, ambushes, independent teams
+and the company command team (so no re-roll of the counterattack test), the
+sole-survivor test of the Starting Step, and a consolidation move of the
+assault's winner (it holds its ground).
 """
 
 from __future__ import annotations
@@ -48,17 +58,26 @@ from wargame.engine import (
 from wargame.engine.present import Going, Reach, UnitLook
 from wargame.engine.state import Formation
 
+from .assault import CHARGE_IN, charge_moves
 from .bridges import bridge_waypoints, parse_bridges, standing
 from .data import TeamType
 from .forces import PlatoonSpec, platoon_spec, teams
 from .going import concealed_in, fow_going
 from .movement import GROUND_SCALE_M_PER_INCH, move_distance_in
-from .moves import column_move, command_radius_m, platoon_move
+from .moves import column_move, command_radius_m, platoon_move, team_move
 from .odds_cli import OddsCommand
 from .shooting import SIGHT_MARGIN_IN, ShotPlan, direct_weapon, plan_shot
 from .sight import Sight
 
-__all__ = ["FowRuleset", "Move", "Next", "Shoot"]
+__all__ = [
+    "Assault",
+    "BreakOff",
+    "Counterattack",
+    "FowRuleset",
+    "Move",
+    "Next",
+    "Shoot",
+]
 
 
 @dataclass(frozen=True)
@@ -80,6 +99,31 @@ class Shoot(Action):
     type = "shoot"
     unit: str
     target: str
+
+
+@dataclass(frozen=True)
+class Assault(Action):
+    """A platoon assaults an enemy platoon (the Assault Step, research §1.4)."""
+
+    type = "assault"
+    unit: str
+    target: str
+
+
+@dataclass(frozen=True)
+class Counterattack(Action):
+    """The defender: a platoon that passed its counterattack test counterattacks."""
+
+    type = "counterattack"
+    unit: str
+
+
+@dataclass(frozen=True)
+class BreakOff(Action):
+    """The defender: a platoon that passed its counterattack test breaks off."""
+
+    type = "break_off"
+    unit: str
 
 
 @dataclass(frozen=True)
@@ -118,10 +162,21 @@ class FowRuleset(OddsCommand, RulesetBase):
         "pinned",
         "step",
         "demolition",
+        "assault",
+        "defensive_fire",
+        "charge",
+        "assault_hit",
+        "assault_losses",
+        "counterattack",
+        "break_off",
+        "consolidate",
+        "platoon_morale",
+        "morale",
+        "company_morale",
         "end",
     )
     action_types: ClassVar[dict[str, type[Action]]] = {
-        c.type: c for c in (Move, Shoot, Next)
+        c.type: c for c in (Move, Shoot, Assault, Counterattack, BreakOff, Next)
     }
     scenario_keys: ClassVar[Mapping[str, frozenset[str]]] = {
         "scenario": frozenset({"objectives", "bridges", "rules"}),
@@ -229,6 +284,11 @@ class FowRuleset(OddsCommand, RulesetBase):
         return None if state.phase in ("setup", "end") else str(state.vars["side"])
 
     def current_side(self, state: GameState) -> str | None:
+        """The side to play; while an assault waits for the defender's choice
+        (counterattack or break off), the defender."""
+        fight = state.vars.get("fight")
+        if fight and state.phase == "assault":
+            return str(state.units[fight["pending"][0]].side)
         return self._side_to_play(state)
 
     def _in_play(self, u: Unit) -> bool:
@@ -402,6 +462,55 @@ class FowRuleset(OddsCommand, RulesetBase):
             )
         return None
 
+    # -- assault ------------------------------------------------------------------ #
+    def charge_plan(
+        self, state: GameState, u: Unit, targets: list[Model]
+    ) -> dict[str, tuple[float, float]]:
+        """Where each of ``u``'s teams able to fight ends its charge into
+        contact with the nearest of ``targets`` within 4" (:func:`.assault.
+        charge_moves`); the straight line must be a move the team could make
+        (passable going, on the map, within its distance in that going:
+        ASSUMPTION)."""
+        bridges = standing(self, state)
+
+        def passable(m: Model, t: TeamType, dx: float, dy: float) -> bool:
+            tm = team_move(
+                self.map, m, t, dx, dy, metres_per_inch=self.scale, bridges=bridges
+            )
+            return tm.problem is None
+
+        return charge_moves(
+            [(m, self.team(m)) for m in u.models if isinstance(m.position, Point)],
+            [m for m in targets if isinstance(m.position, Point)],
+            mpi=self.scale,
+            passable=passable,
+        )
+
+    def assault_problem(self, state: GameState, u: Unit, tid: str) -> str | None:
+        """Why ``u`` may not assault ``tid`` (``None``: it may)."""
+        t = state.units.get(tid)
+        if t is None:
+            return f"no platoon {tid!r}"
+        if t.side == u.side or not self._in_play(t):
+            return f"{tid} is not an enemy platoon on the table"
+        if u.attrs.get("pinned"):
+            return (
+                f"{u.id} is Pinned Down and may not assault (ASSUMPTION, "
+                "research/fow.md §3.6 gap)"
+            )
+        if not self.charge_plan(state, u, list(t.models)):
+            return (
+                f"no team of {u.id} able to fight can reach a team of {tid} "
+                f'within the charge distance of {CHARGE_IN:g}" '
+                f"({CHARGE_IN * self.scale:.0f} m) over passable going "
+                "(research/fow.md §4)"
+            )
+        return None
+
+    def _pending(self, state: GameState) -> list[str]:
+        fight = state.vars.get("fight")
+        return list(fight["pending"]) if fight else []
+
     # -- protocol ------------------------------------------------------------------- #
     def legal_actions(self, state: GameState) -> list[Action]:
         side = self.current_side(state)
@@ -409,6 +518,11 @@ class FowRuleset(OddsCommand, RulesetBase):
             return []
         step = state.phase
         out: list[Action] = []
+        pending = self._pending(state)
+        if pending:
+            for uid in pending:
+                out += [Counterattack(uid), BreakOff(uid)]
+            return out
         own = [u for u in state.units.values() if u.side == side and self._in_play(u)]
         if step == "movement":
             targets = {k: p for k, (p, _) in self.objectives.items()}
@@ -459,13 +573,48 @@ class FowRuleset(OddsCommand, RulesetBase):
                 for t in enemies:
                     if self.shot_problem(state, u, t.id) is None:
                         out.append(Shoot(u.id, t.id))
+        elif step == "assault":
+            enemies = [
+                t for t in state.units.values() if t.side != side and self._in_play(t)
+            ]
+            for u in own:
+                if u.attrs.get("assaulted"):
+                    continue
+                for t in enemies:
+                    if self.assault_problem(state, u, t.id) is None:
+                        out.append(Assault(u.id, t.id))
         return [*out, Next()]
 
     def check(self, state: GameState, action: Action) -> None:
         side = self.current_side(state)
         if side is None:
             raise IllegalActionError("the game is over")
-        if isinstance(action, Move):
+        pending = self._pending(state)
+        if isinstance(action, Counterattack | BreakOff):
+            if action.unit not in pending:
+                raise IllegalActionError(
+                    f"{action.unit} has no counterattack test passed and waiting "
+                    "for its choice to counterattack or break off (research/fow.md "
+                    "§4)"
+                )
+            return
+        if pending:
+            raise IllegalActionError(
+                f"{side} must first choose for {', '.join(pending)}: counterattack "
+                "or break off (research/fow.md §4)"
+            )
+        if isinstance(action, Assault):
+            if state.phase != "assault":
+                raise IllegalActionError(
+                    f"{action.unit} cannot assault: assaults are made in the "
+                    f"Assault Step, not the {state.phase} step (research/fow.md "
+                    "§1.4)"
+                )
+            u = self._own(state, action.unit, "assaulted")
+            why = self.assault_problem(state, u, action.target)
+            if why is not None:
+                raise IllegalActionError(f"{u.id} cannot assault: {why}")
+        elif isinstance(action, Move):
             if state.phase != "movement":
                 raise IllegalActionError(
                     f"moves are made in the Movement Step, not the {state.phase} step"
@@ -487,12 +636,16 @@ class FowRuleset(OddsCommand, RulesetBase):
             raise IllegalActionError(f"{action} is not an action of {self.id}")
 
     def apply(self, ctx: RuleContext, action: Action) -> None:
-        from . import play
+        from . import fight, play
 
         if isinstance(action, Move):
             play.move(self, ctx, action.unit, action.to, action.column)
         elif isinstance(action, Shoot):
             play.shoot(self, ctx, action.unit, action.target)
+        elif isinstance(action, Assault):
+            fight.assault(self, ctx, action.unit, action.target)
+        elif isinstance(action, Counterattack | BreakOff):
+            fight.choose(self, ctx, action.unit, isinstance(action, Counterattack))
         else:
             play.next_step(self, ctx)
 
@@ -506,6 +659,10 @@ class FowRuleset(OddsCommand, RulesetBase):
         if state.phase != "end":
             return None
         vp = self.victory_points(state)
+        broke = state.vars.get("company_broke")
+        if broke is not None:  # company morale failed: its player loses (§5)
+            win = next((s for s in self.sides if s != broke), None)
+            return Outcome(win, "company morale", vp, state.turn)
         alive = {
             s: any(self._in_play(u) for u in state.units.values() if u.side == s)
             for s in self.sides
