@@ -18,6 +18,11 @@ system's own helpers (shot plans, moves, the exact odds), one action at a time:
   exact odds, plus a little for each hit toward Pinning Down, §3.6); an
   outgunned platoon in cover shoots only a shot worth :data:`WORTH_BREAKING_COVER`
   destroyed teams, else it keeps its Gone to Ground.
+* **Assault Step**: assault when the odds favour it (more teams charge than
+  the target has, the expected kills of :class:`~.ai.GreedyPolicy`, less the
+  defensive fire it would meet, never into five expected hits), more readily a
+  platoon on an objective; as the defender, counterattack or break off as the
+  greedy player does.
 * ``Next`` (end the step) has :data:`~.ai.NEXT_SCORE`, as for
   :class:`~.ai.GreedyPolicy`; an action of a kind it does not know scores 0.
 
@@ -46,7 +51,8 @@ from wargame.engine.policy import Decision
 from .ai import NEXT_SCORE, OUT_OF_COMMAND, GreedyPolicy, _jitter, _route_m, _strays
 from .dice import TO_BE_HIT, needed, p_success
 from .going import concealed_in
-from .ruleset import Move, Next, Shoot
+from .play import OBJECTIVE_IN
+from .ruleset import Assault, BreakOff, Counterattack, Move, Next, Shoot
 from .shooting import LONG_RANGE_IN, direct_weapon
 
 __all__ = ["DoctrinePolicy"]
@@ -62,6 +68,8 @@ OUTGUNNED = 2.0
 WORTH_BREAKING_COVER = 0.5
 #: What a move costs a platoon outgunned in cover (it would rather stay).
 HOLD = 0.4
+#: Expected defensive-fire hits that stop a charge (five pin, research §4).
+DEFENSIVE_FIRE_STOPS = 5.0
 
 
 def _xy(p: Any) -> tuple[float, float]:
@@ -96,6 +104,10 @@ class DoctrinePolicy:
                 score = self._greedy._shot(rules, view, a)
                 if outgunned[a.unit] and score < WORTH_BREAKING_COVER:
                     score = min(score, NEXT_SCORE / 2)
+            elif isinstance(a, Assault):
+                score = self._assault(rules, view, a)
+            elif isinstance(a, Counterattack | BreakOff):
+                score = self._greedy._choice(rules, view, a)
             elif isinstance(a, Next):
                 score = NEXT_SCORE
             else:
@@ -195,6 +207,29 @@ class DoctrinePolicy:
             return False
         threat = self._threat(rules, view, uid)
         return threat > 0 and threat > OUTGUNNED * self._punch(rules, view, uid)
+
+    # -- assault ---------------------------------------------------------------- #
+    def _assault(self, rules: Any, view: Any, a: Assault) -> float:
+        """Assault when the odds favour it: the greedy player's expected teams
+        destroyed (only if more teams charge than the target has), less the
+        defensive fire the platoon would meet (the enemy's expected hits on it
+        where it stands; five stop the charge, research §4), more if the target
+        holds or contests an objective."""
+        score = self._greedy._assault(rules, view, a)
+        if score < 0:
+            return score
+        fire = self._threat(rules, view, a.unit)
+        if fire >= DEFENSIVE_FIRE_STOPS:
+            return -1.0
+        t = view.units[a.target]
+        reach = OBJECTIVE_IN * rules.scale
+        on_goal = any(
+            math.dist(_xy(m.position), _xy(p)) <= reach
+            for p, _ in rules.objectives.values()
+            for m in t.models
+            if isinstance(m.position, Point)
+        )
+        return score - EXPOSURE * fire + (COVER if on_goal else 0.0)
 
     # -- movement --------------------------------------------------------------- #
     def _move(
