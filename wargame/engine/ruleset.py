@@ -278,6 +278,13 @@ class Ruleset(Protocol):
         """A point unit's move allowance and going (``None``: none to show)."""
         ...
 
+    def model_marks(
+        self, state: GameState, unit: Unit
+    ) -> Mapping[str, tuple[str, ...]]:
+        """Markers on single models of a unit in the rule system's words (a
+        tank Bailed Out), by model id; models without one are left out."""
+        ...
+
     def sight_options(
         self, state: GameState, observer: str, target: str | None
     ) -> dict[str, Any]:
@@ -457,6 +464,19 @@ class RulesetBase:
     def unit_going(self, state: GameState, unit_id: str) -> Going | None:
         """No move area to shade."""
         return None
+
+    def model_marks(
+        self, state: GameState, unit: Unit
+    ) -> Mapping[str, tuple[str, ...]]:
+        """No marker on any single model.
+
+        Examples:
+            >>> from wargame.engine.state import Unit
+            >>> u = Unit("A1", "Rifles", "red", None, "infantry")
+            >>> RulesetBase().model_marks(None, u)  # type: ignore[arg-type]
+            {}
+        """
+        return {}
 
     def sight_options(
         self, state: GameState, observer: str, target: str | None

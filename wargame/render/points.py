@@ -64,6 +64,9 @@ __all__ = [
 #: Length of the tick that shows a model's facing (map metres).
 FACING_TICK_M = 15.0
 #: Leaflet circle-marker style of a model's base (the fill is the side colour).
+#: Outline of the models of a suppressed unit (pinned, disrupted...).
+SUPPRESSED_COLOUR = "#d62728"
+
 MODEL_STYLE: dict[str, Any] = {
     "radius": 4,
     "color": "#222",
@@ -137,9 +140,15 @@ def models_geojson(
             (uid, u.type, u.position, None)
         ]
         big = uid == selected
+        marks = game.ruleset.model_marks(state, u) if placed else {}
+        pinned = look is not None and look.suppressed
         for mid, kind, p, facing in dots:
             assert isinstance(p, Point)
             style = dict(MODEL_STYLE, fillColor=colour)
+            if pinned:  # the unit is suppressed: a red ring round each model
+                style.update(color=SUPPRESSED_COLOUR, weight=2)
+            if marks.get(mid):  # out of action for now: hollow, dashed
+                style.update(fillOpacity=0.2, dashArray="2 2")
             if big:
                 style.update(radius=6, weight=2, color="#000")
             xs.append(float(p.x))
@@ -151,6 +160,7 @@ def models_geojson(
                     "kind": kind,
                     "side": u.side,
                     "facing": facing,
+                    "marks": list(marks.get(mid, ())),
                     "style": style,
                 }
             )

@@ -718,6 +718,19 @@ class FowRuleset(OddsCommand, RulesetBase):
             spent=bool(unit.attrs.get("moved") and unit.attrs.get("fired")),
         )
 
+    def model_marks(self, state: GameState, unit: Unit) -> dict[str, tuple[str, ...]]:
+        """Bailed Out and Bogged Down teams (research/fow.md §2.1, §3.5)."""
+        out: dict[str, tuple[str, ...]] = {}
+        for m in unit.models:
+            words = tuple(
+                w
+                for flag, w in (("bailed", "Bailed Out"), ("bogged", "Bogged Down"))
+                if m.attrs.get(flag)
+            )
+            if words:
+                out[m.id] = words
+        return out
+
     def unit_reach(self, state: GameState, unit_id: str) -> tuple[Reach, ...]:
         u = state.units[unit_id]
         if not u.models:
