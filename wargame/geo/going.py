@@ -104,6 +104,15 @@ def terrain_along(m: Map, path: npt.ArrayLike) -> pd.DataFrame:
     ``length_m``. Consecutive stretches of one class are merged, also across the
     path's vertices. See the module doc for the rule where polygons overlap.
     """
+    cls, st, en = terrain_along_arrays(m, path)
+    return pd.DataFrame({"class": cls, "start_m": st, "end_m": en, "length_m": en - st})
+
+
+def terrain_along_arrays(
+    m: Map, path: npt.ArrayLike
+) -> tuple[npt.NDArray[Any], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """``(class, start_m, end_m)`` arrays of :func:`terrain_along`'s rows (for
+    callers that ask about many paths: no frame is built)."""
     fn = "Map.terrain_along"
     p = path_on_map(m, fn, "path", path)
     tree, bounds, codes = _terrain_index(m)
@@ -138,14 +147,7 @@ def terrain_along(m: Map, path: npt.ArrayLike) -> pd.DataFrame:
     first = np.flatnonzero(new)
     last = np.concatenate([first[1:] - 1, [len(code) - 1]])
     st, en = s0[first], s1[last]
-    return pd.DataFrame(
-        {
-            "class": np.asarray(TERRAIN_CLASSES, dtype=object)[code[first]],
-            "start_m": st,
-            "end_m": en,
-            "length_m": en - st,
-        }
-    )
+    return np.asarray(TERRAIN_CLASSES, dtype=object)[code[first]], st, en
 
 
 def _line_index(m: Map, layer: str) -> tuple[shapely.STRtree, Any, pd.DataFrame]:
@@ -368,22 +370,8 @@ def slope_along(m: Map, path: npt.ArrayLike, step_m: float = 10.0) -> SlopeAlong
         >>> s.climb_m > 80, s.max_uphill > 0.3
         (True, True)
     """
-    fn = "Map.slope_along"
-    p = path_on_map(m, fn, "path", path)
-    st = positive(fn, "step_m", step_m, allow_zero=False)
-    pts = [p[:1]]
-    for a, b in itertools.pairwise(p):
-        n = max(int(np.ceil(np.hypot(*(b - a)) / st - 1e-9)), 1)
-        t = np.arange(1, n + 1)[:, None] / n
-        pts.append(a + (b - a) * t)
-    xy = np.concatenate(pts)
-    z = np.asarray(m.elevation(xy[:, 0], xy[:, 1]), dtype=np.float64)
-    run = np.hypot(*np.diff(xy, axis=0).T)
+    xy, z, dist, grade, run = _grades(m, path, step_m)
     rise = np.diff(z)
-    ok = run > 0
-    grade = np.zeros_like(run)
-    grade[ok] = rise[ok] / run[ok]
-    dist = np.concatenate([[0.0], np.cumsum(run)])
     prof = pd.DataFrame(
         {
             "distance_m": dist,
@@ -403,3 +391,36 @@ def slope_along(m: Map, path: npt.ArrayLike, step_m: float = 10.0) -> SlopeAlong
         descent_m=float(-rise[rise < 0].sum()),
         profile=prof,
     )
+
+
+def grades_along(
+    m: Map, path: npt.ArrayLike, step_m: float = 10.0
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """``(distance_m, grade)`` of :func:`slope_along`'s profile as arrays (the
+    grade of the step ending at each sample, 0 at the first)."""
+    _, _, dist, grade, _ = _grades(m, path, step_m)
+    return dist, np.concatenate([[0.0], grade])
+
+
+def _grades(
+    m: Map, path: npt.ArrayLike, step_m: float
+) -> tuple[Any, Any, Any, Any, Any]:
+    """Samples ``xy``, ground ``z``, distance along, the grade and the length
+    of each step."""
+    fn = "Map.slope_along"
+    p = path_on_map(m, fn, "path", path)
+    st = positive(fn, "step_m", step_m, allow_zero=False)
+    pts = [p[:1]]
+    for a, b in itertools.pairwise(p):
+        n = max(int(np.ceil(np.hypot(*(b - a)) / st - 1e-9)), 1)
+        t = np.arange(1, n + 1)[:, None] / n
+        pts.append(a + (b - a) * t)
+    xy = np.concatenate(pts)
+    z = np.asarray(m.elevation(xy[:, 0], xy[:, 1]), dtype=np.float64)
+    run = np.hypot(*np.diff(xy, axis=0).T)
+    rise = np.diff(z)
+    ok = run > 0
+    grade = np.zeros_like(run)
+    grade[ok] = rise[ok] / run[ok]
+    dist = np.concatenate([[0.0], np.cumsum(run)])
+    return xy, z, dist, grade, run

@@ -29,6 +29,7 @@ import hashlib
 import math
 from typing import Any
 
+import numpy as np
 import shapely
 
 from wargame.engine import Point
@@ -91,11 +92,9 @@ def _wet(m: Any, a: Point, b: Point) -> bool:
     got = _WET.get(key)
     if got is None:
         n = max(2, int(math.hypot(b.x - a.x, b.y - a.y) // 10))
-        got = any(
-            str(m.terrain_at(a.x + (b.x - a.x) * i / n, a.y + (b.y - a.y) * i / n))
-            == "water"
-            for i in range(n + 1)
-        )
+        t = np.linspace(0.0, 1.0, n + 1)
+        classes = m.terrain_at(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t)
+        got = bool(np.any(np.asarray(classes, dtype=object) == "water"))
         if len(_WET) > 50_000:
             _WET.clear()
         _WET[key] = got

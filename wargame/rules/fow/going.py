@@ -50,7 +50,11 @@ import numpy.typing as npt
 import shapely
 
 from wargame.engine.present import Going
-from wargame.geo.going import features_crossed_rows
+from wargame.geo.going import (
+    features_crossed_rows,
+    grades_along,
+    terrain_along_arrays,
+)
 from wargame.geo.terrain import ROAD_CLASSES, TERRAIN_CLASSES, road_rank
 from wargame.rules.fow.data import VEHICLE_MOBILITIES
 from wargame.rules.fow.movement import (
@@ -470,14 +474,15 @@ def going_along(
         >>> g.most_restrictive, g.allowance_in, g.bog_check
         ('difficult', 8.0, '2+')
     """
-    ta = game_map.terrain_along(path)
+    classes, starts, ends = terrain_along_arrays(game_map, path)
     p = np.asarray(path, dtype=np.float64)
     fc = features_crossed_rows(game_map, p)
     roads = _intervals(fc, "road")
     grades = None
     if slope:
-        prof = game_map.slope_along(p).profile
-        grades = (prof["distance_m"].to_numpy(), np.abs(prof["grade"].to_numpy()))
+        dist, grade = grades_along(game_map, p)
+        grades = (dist, np.abs(grade))
+    ta = (classes, starts, float(ends[-1]))
     stretches = _stretches(ta, roads, _intervals(fc, "rail", bridge_only=True), grades)
     crossings = tuple(_crossings(game_map, fc, roads))
     lengths: dict[str, float] = {}
@@ -495,7 +500,7 @@ def going_along(
                 check, bog_going = bog_check(g, overloaded=overloaded), g
                 break
     return GoingAlong(
-        length_m=float(ta["end_m"].iloc[-1]),
+        length_m=ta[2],
         stretches=stretches,
         crossings=crossings,
         lengths_m=lengths,
@@ -508,22 +513,20 @@ def going_along(
 
 
 def _stretches(
-    ta: Any,
+    ta: tuple[Any, Any, float],
     roads: list[tuple[float, float, str]],
     decks: list[tuple[float, float, str]],
     grades: tuple[Any, Any] | None,
 ) -> tuple[GoingStretch, ...]:
     """Cut the path at every class, road, deck and slope-sample boundary; give
     each piece its going; merge runs of one going, class and road."""
-    total = float(ta["end_m"].iloc[-1])
-    cuts = {0.0, total, *(float(v) for v in ta["start_m"])}
+    classes, starts, total = ta
+    cuts = {0.0, total, *(float(v) for v in starts)}
     for a, b, _ in roads + decks:
         cuts.update((a, b))
     if grades is not None:
         cuts.update(float(v) for v in grades[0])
     edges = sorted(c for c in cuts if 0.0 <= c <= total)
-    starts = ta["start_m"].to_numpy()
-    classes = ta["class"].to_numpy()
     pieces: list[list[Any]] = []
     for a, b in itertools.pairwise(edges):
         if b - a <= 1e-6:
