@@ -48,16 +48,26 @@ from wargame.engine import (
 from wargame.engine.present import Going, Reach, UnitLook
 from wargame.engine.state import Formation
 
+from . import artillery
+from .artillery import Bombard
 from .bridges import bridge_waypoints, parse_bridges, standing
 from .data import TeamType
+from .double import (
+    DOUBLE_FACTOR,
+    AtTheDouble,
+    double_dice,
+    double_moves,
+    no_shooting,
+)
 from .forces import PlatoonSpec, platoon_spec, teams
 from .going import concealed_in, fow_going
 from .movement import GROUND_SCALE_M_PER_INCH, move_distance_in
 from .moves import column_move, command_radius_m, platoon_move
 from .odds_cli import OddsCommand
 from .shooting import SIGHT_MARGIN_IN, ShotPlan, direct_weapon, plan_shot
+from .smoke import markers, smoke_between
 
-__all__ = ["FowRuleset", "Move", "Next", "Shoot"]
+__all__ = ["AtTheDouble", "Bombard", "FowRuleset", "Move", "Next", "Shoot"]
 
 
 @dataclass(frozen=True)
@@ -116,9 +126,10 @@ class FowRuleset(OddsCommand, RulesetBase):
         "step",
         "demolition",
         "end",
+        *artillery.EVENT_KINDS,  # bombardments and smoke (artillery.py)
     )
     action_types: ClassVar[dict[str, type[Action]]] = {
-        c.type: c for c in (Move, Shoot, Next)
+        c.type: c for c in (Move, Shoot, Next, AtTheDouble, Bombard)
     }
     scenario_keys: ClassVar[Mapping[str, frozenset[str]]] = {
         "scenario": frozenset({"objectives", "bridges", "rules"}),
@@ -247,10 +258,16 @@ class FowRuleset(OddsCommand, RulesetBase):
 
     # -- movement ---------------------------------------------------------------- #
     def move_problem(
-        self, state: GameState, u: Unit, to: Point, column: bool = False
+        self,
+        state: GameState,
+        u: Unit,
+        to: Point,
+        column: bool = False,
+        *,
+        double: bool = False,
     ) -> str | None:
         """Why platoon ``u`` may not move to ``to`` (``None``: it may): the
-        first team that fails, where and why."""
+        first team that fails, where and why; ``double``: At the Double."""
         start = u.position
         assert isinstance(start, Point)
         if not (math.isfinite(to.x) and math.isfinite(to.y)):
@@ -264,14 +281,23 @@ class FowRuleset(OddsCommand, RulesetBase):
                 f"its command team {command.id} is Bogged Down or Bailed Out and "
                 "cannot move (research/fow.md §2.1, §3.5)"
             )
-        why, _, _ = self.plan_move(state, u, to, column)
+        why, _, _ = self.plan_move(state, u, to, column, double=double)
+        if why is not None and double:
+            return f"At the Double (double distance, research/fow.md §10.2): {why}"
         return why
 
     def plan_move(
-        self, state: GameState, u: Unit, to: Point, column: bool = False
+        self,
+        state: GameState,
+        u: Unit,
+        to: Point,
+        column: bool = False,
+        *,
+        double: bool = False,
     ) -> tuple[str | None, dict[str, tuple[float, float]], dict[str, str]]:
         """``(problem, ends, bog checks)`` of the teams that move (not Bogged
-        Down or Bailed Out): as a body by the platoon's offset, or in column."""
+        Down or Bailed Out): as a body by the platoon's offset, or in column;
+        ``double``: At the Double, twice the distance (:mod:`.double`)."""
         start = u.position
         assert isinstance(start, Point)
         dx, dy = float(to.x - start.x), float(to.y - start.y)
@@ -281,16 +307,19 @@ class FowRuleset(OddsCommand, RulesetBase):
             if not m.attrs.get("bogged") and not m.attrs.get("bailed")
         ]
         bridges = standing(self, state)
+        # the move functions use the scale only for each team's allowance (its
+        # distance in inches times metres per inch): At the Double doubles it
+        scale = self.scale * (DOUBLE_FACTOR if double else 1)
         if column:
             return column_move(
                 self.map,
                 movers,
                 (float(to.x), float(to.y)),
-                metres_per_inch=self.scale,
+                metres_per_inch=scale,
                 bridges=bridges,
             )
         why, _, bog = platoon_move(
-            self.map, movers, dx, dy, metres_per_inch=self.scale, bridges=bridges
+            self.map, movers, dx, dy, metres_per_inch=scale, bridges=bridges
         )
         ends: dict[str, tuple[float, float]] = {}
         for m, _t in movers:
@@ -332,17 +361,28 @@ class FowRuleset(OddsCommand, RulesetBase):
             and not m.attrs.get("bogged")
         ]
         targets = [(m, self.team(m)) for m in t.models if isinstance(m.position, Point)]
-        return plan_shot(
+        marks = markers(state)
+        concealed_at = self._concealed_at
+        if marks and isinstance(u.position, Point):
+            # smoke conceals the teams under it or seen through it, from the
+            # shooting platoon's point (smoke.py, research §10.4 stop-gap)
+            at = (float(u.position.x), float(u.position.y))
+
+            def concealed_at(x: float, y: float) -> bool:
+                return self._concealed_at(x, y) or smoke_between(marks, at, (x, y))
+
+        plan = plan_shot(
             shooters,
             targets,
             target_skill=str(t.attrs["skill"]),
             moved=bool(u.attrs.get("moved")),
             pinned=bool(u.attrs.get("pinned")),
-            concealed_at=self._concealed_at,
+            concealed_at=concealed_at,
             gone_to_ground=bool(t.attrs.get("gone_to_ground")),
             sees=self._sees,
             metres_per_inch=self.scale,
         )
+        return double_dice(plan, t)  # a target At the Double (double.py)
 
     def shot_problem(self, state: GameState, u: Unit, tid: str) -> str | None:
         """Why ``u`` may not shoot at ``tid`` (``None``: it may)."""
@@ -351,6 +391,8 @@ class FowRuleset(OddsCommand, RulesetBase):
             return f"no platoon {tid!r}"
         if t.side == u.side or not self._in_play(t):
             return f"{tid} is not an enemy platoon on the table"
+        if (why := no_shooting(u)) is not None:
+            return why
         plan = self.shot_plan(state, u, t)
         if not plan.shooters:
             return (
@@ -403,6 +445,7 @@ class FowRuleset(OddsCommand, RulesetBase):
                     keep=self._keeper(state, u, column=True),
                 ):
                     out.append(Move(u.id, c.point, column=True))
+                out += double_moves(self, state, u, targets)  # double.py
         elif step == "shooting":
             enemies = [
                 t for t in state.units.values() if t.side != side and self._in_play(t)
@@ -413,6 +456,8 @@ class FowRuleset(OddsCommand, RulesetBase):
                 for t in enemies:
                     if self.shot_problem(state, u, t.id) is None:
                         out.append(Shoot(u.id, t.id))
+                if no_shooting(u) is None:
+                    out += artillery.bombard_actions(self, state, u)
         return [*out, Next()]
 
     def check(self, state: GameState, action: Action) -> None:
@@ -437,6 +482,29 @@ class FowRuleset(OddsCommand, RulesetBase):
             why = self.shot_problem(state, u, action.target)
             if why is not None:
                 raise IllegalActionError(f"{u.id} cannot shoot: {why}")
+        elif isinstance(action, AtTheDouble):
+            if state.phase != "movement":
+                raise IllegalActionError(
+                    f"moves are made in the Movement Step, not the {state.phase} step"
+                )
+            u = self._own(state, action.unit, "moved")
+            why = self.move_problem(state, u, action.to, action.column, double=True)
+            if why is not None:
+                raise IllegalActionError(f"{u.id} cannot move: {why}")
+        elif isinstance(action, Bombard):
+            if state.phase != "shooting":
+                raise IllegalActionError(
+                    "bombardments are fired in the Shooting Step, not the "
+                    f"{state.phase} step"
+                )
+            u = self._own(state, action.unit, "fired")
+            why = no_shooting(u)
+            if why is None:
+                why, _ = artillery.bombard_plan(
+                    self, state, u, action.at, smoke=action.smoke, wide=action.wide
+                )
+            if why is not None:
+                raise IllegalActionError(f"{u.id} cannot bombard: {why}")
         elif not isinstance(action, Next):
             raise IllegalActionError(f"{action} is not an action of {self.id}")
 
@@ -447,6 +515,10 @@ class FowRuleset(OddsCommand, RulesetBase):
             play.move(self, ctx, action.unit, action.to, action.column)
         elif isinstance(action, Shoot):
             play.shoot(self, ctx, action.unit, action.target)
+        elif isinstance(action, AtTheDouble):
+            play.move(self, ctx, action.unit, action.to, action.column, double=True)
+        elif isinstance(action, Bombard):
+            artillery.bombardment(self, ctx, action)
         else:
             play.next_step(self, ctx)
 
