@@ -10,6 +10,15 @@ system's own helpers for what it would roll:
 * **Move** (attacker): metres gained toward the nearest objective its side does
   not hold, plus a bonus for ending in concealing ground (a shooter's +1 to hit,
   §3.2); a defender moves only into cover, toward an objective it does not hold;
+* **Bombard** (high explosive): the same score as a shot, from the exact odds
+  of ranging in, of a hit under the template and of one hit's result (top
+  armour), over the enemy teams under the template; so it bombards when that
+  beats every direct shot.  It never fires smoke (no score for it yet);
+* **At the Double**: as a move, but refused (-1) when an enemy team in its
+  view stands within the platoon's longest direct range of the destination
+  (it would give up its shots and be shot at with double dice);
+* a platoon with a bombardment weapon and an enemy team in its view within
+  that weapon's range does not move (-1): it stays to bombard;
 * **Next** (end the step): a small fixed score, so a platoon with nothing worth
   doing stays (and, having neither moved nor shot, goes to ground).
 
@@ -28,10 +37,19 @@ import shapely
 from wargame.engine import Point
 from wargame.engine.policy import Decision
 
+from .artillery import (
+    Bombard,
+    bombard_plan,
+    bombard_weapon,
+    p_bombard_hit,
+    p_ranged_in,
+)
 from .dice import p_success
+from .double import AtTheDouble
 from .going import concealed_in
 from .odds import armour_pmf, save_pmf
 from .ruleset import Move, Next, Shoot
+from .shooting import direct_weapon
 
 __all__ = ["GreedyPolicy"]
 
@@ -41,6 +59,8 @@ NEXT_SCORE = 0.05
 COVER_BONUS = 0.3
 #: Value of one expected hit besides the kills it brings (pinning).
 HIT_VALUE = 0.1
+#: What moving At the Double costs over an ordinary move to the same point.
+DOUBLE_COST = 0.02
 
 
 def _jitter(decision: Decision, i: int) -> float:
@@ -110,6 +130,10 @@ class GreedyPolicy:
                 score = self._shot(rules, view, a)
             elif isinstance(a, Move):
                 score = self._move(rules, view, a, decision.side)
+            elif isinstance(a, Bombard):
+                score = self._bombard(rules, view, a)
+            elif isinstance(a, AtTheDouble):
+                score = self._double(rules, view, a, decision.side)
             elif isinstance(a, Next):
                 score = NEXT_SCORE
             else:
@@ -142,6 +166,9 @@ class GreedyPolicy:
         u = view.units[a.unit]
         here = u.position
         assert isinstance(here, Point)
+        guns = [w.range_in for m in u.models if (w := bombard_weapon(rules.team(m)))]
+        if guns and _enemy_within(rules, view, side, here, max(guns) * rules.scale):
+            return -1.0  # a battery in range of the enemy stays to bombard
         open_goals = [
             p
             for name, (p, _) in rules.objectives.items()
@@ -162,3 +189,47 @@ class GreedyPolicy:
         if posture == "defend":  # hold; move only into cover, not away from a goal
             return cover if cover and gain >= 0 else -1.0
         return gain + cover
+
+    def _bombard(self, rules: Any, view: Any, a: Bombard) -> float:
+        """Expected kills and hits of a bombardment (0 for smoke)."""
+        if a.smoke:
+            return 0.0
+        why, plan = bombard_plan(rules, view, view.units[a.unit], a.at, wide=a.wide)
+        if why is not None or plan is None:
+            return 0.0
+        p = float(
+            p_ranged_in(plan.ranging) * p_bombard_hit(plan.to_hit, plan.size.reroll)
+        )
+        w = plan.weapon
+        kills = 0.0
+        for tid, mid in plan.under:
+            m = next(x for x in view.units[tid].models if x.id == mid)
+            tt = rules.team(m)
+            if tt.armour is not None:
+                k = armour_pmf(tt.armour.top, w.anti_tank, w.firepower)["destroyed"]
+            else:
+                k = save_pmf(tt.save if tt.save is not None else 7)["destroyed"]
+            kills += p * float(k)
+        return kills + HIT_VALUE * p * len(plan.under)
+
+    def _double(self, rules: Any, view: Any, a: AtTheDouble, side: str) -> float:
+        """A move At the Double: the move's score, unless enemies are near."""
+        u = view.units[a.unit]
+        ranges = [w.range_in for m in u.models if (w := direct_weapon(rules.team(m)))]
+        reach = max(ranges, default=0.0) * rules.scale
+        if _enemy_within(rules, view, side, a.to, reach):
+            return -1.0
+        move = self._move(rules, view, Move(a.unit, a.to, a.column), side)
+        return move - DOUBLE_COST
+
+
+def _enemy_within(rules: Any, view: Any, side: str, at: Point, reach: float) -> bool:
+    """Whether an enemy team in the view stands within ``reach`` m of ``at``."""
+    for t in view.units.values():
+        if t.side == side or not rules._in_play(t):
+            continue
+        for m in t.models:
+            p = m.position
+            if isinstance(p, Point) and math.hypot(p.x - at.x, p.y - at.y) <= reach:
+                return True
+    return False
