@@ -386,3 +386,20 @@ def test_the_greedy_player_bombards_when_it_beats_direct_fire() -> None:
     # the mortars have no direct fire at the engineers 500 m off (their 81mm
     # has only a bombardment line): the greedy bombards
     assert isinstance(choice, Bombard) and not choice.smoke
+
+
+def test_bombardments_and_dashes_pass_check_ruleset() -> None:
+    from wargame.rules.fow.double import AtTheDouble
+    from wargame.testing import check_ruleset
+
+    d = _data()
+    d["turns"] = 2
+    report = check_ruleset(
+        "fow-v3",
+        d,
+        seeds=range(1),
+        repeat=1,
+        sampled=lambda a: isinstance(a, Move | Bombard | AtTheDouble),
+        complete_legal_actions=False,
+    )
+    assert report.games == 1 and report.actions_checked > 5

@@ -150,7 +150,8 @@ def start_turn(
                 changes=unit_change(uid, models=tuple(models)),
             )
         ch = unit_change(uid, moved=None, fired=None, gone_to_ground=None)
-        ch += unit_change(uid, at_double=None)  # At the Double ends (double.py)
+        if u.attrs.get("at_double"):  # At the Double ends (double.py)
+            ch += unit_change(uid, at_double=None)
         ctx.emit("step", side=side, unit=uid, changes=ch)
     clear_smoke(rs, ctx, side)  # item 10: remove smoke markers (smoke.py)
     ctx.emit(
