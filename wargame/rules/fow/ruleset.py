@@ -14,10 +14,17 @@ Assault Steps in order (research/fow.md §1, S17 and S6 [A]).  What is built:
   armour and Firepower tests, Bailed Out), then Pinning Down at 5 hits.
 * **Victory**: at the turn limit, victory points for objectives held; a side
   with no platoon left loses at once.
+* **Bombardments** (:mod:`.artillery`, ``Bombard``): ranging in, the template
+  by guns firing, hits by the battery's skill, top armour; **smoke**
+  (:mod:`.smoke`): Concealed under or behind it until the firing side's next
+  Starting Step.
+* **At the Double** (:mod:`.double`, ``AtTheDouble``): double distance, no
+  shooting, double dice for enemies shooting at it.
 
 Not built yet (documented in ``docs/rules/fow-v3.md``): the Assault Step,
-platoon and company morale, bombardments, transports, At the Double, air
-support, reserves and ambushes.  The Assault Step passes.
+platoon and company morale, transports (mounting, dismounting, passengers),
+air support, reserves, ambushes, repeat bombardments and observers, night.
+The Assault Step passes (and should refuse a platoon ``at_double``).
 """
 
 from __future__ import annotations
