@@ -19,6 +19,8 @@ system's own helpers for what it would roll:
   (it would give up its shots and be shot at with double dice);
 * a platoon with a bombardment weapon and an enemy team in its view within
   that weapon's range does not move (-1): it stays to bombard;
+* **Dismount**: a little more than ending the step (passengers get out, then
+  move and fight); it never gets into a transport (**Mount** scores 0);
 * **Next** (end the step): a small fixed score, so a platoon with nothing worth
   doing stays (and, having neither moved nor shot, goes to ground).
 
@@ -50,6 +52,7 @@ from .going import concealed_in
 from .odds import armour_pmf, save_pmf
 from .ruleset import Move, Next, Shoot
 from .shooting import direct_weapon
+from .transport import Dismount
 
 __all__ = ["GreedyPolicy"]
 
@@ -134,6 +137,8 @@ class GreedyPolicy:
                 score = self._bombard(rules, view, a)
             elif isinstance(a, AtTheDouble):
                 score = self._double(rules, view, a, decision.side)
+            elif isinstance(a, Dismount):
+                score = NEXT_SCORE + 0.01
             elif isinstance(a, Next):
                 score = NEXT_SCORE
             else:

@@ -55,7 +55,7 @@ from wargame.engine import (
 from wargame.engine.present import Going, Reach, UnitLook
 from wargame.engine.state import Formation
 
-from . import artillery
+from . import artillery, transport
 from .artillery import Bombard
 from .bridges import bridge_waypoints, parse_bridges, standing
 from .data import TeamType
@@ -73,8 +73,18 @@ from .moves import column_move, command_radius_m, platoon_move
 from .odds_cli import OddsCommand
 from .shooting import SIGHT_MARGIN_IN, ShotPlan, direct_weapon, plan_shot
 from .smoke import markers, smoke_between
+from .transport import Dismount, Mount
 
-__all__ = ["AtTheDouble", "Bombard", "FowRuleset", "Move", "Next", "Shoot"]
+__all__ = [
+    "AtTheDouble",
+    "Bombard",
+    "Dismount",
+    "FowRuleset",
+    "Mount",
+    "Move",
+    "Next",
+    "Shoot",
+]
 
 
 @dataclass(frozen=True)
@@ -134,13 +144,14 @@ class FowRuleset(OddsCommand, RulesetBase):
         "demolition",
         "end",
         *artillery.EVENT_KINDS,  # bombardments and smoke (artillery.py)
+        *transport.EVENT_KINDS,  # passengers (transport.py)
     )
     action_types: ClassVar[dict[str, type[Action]]] = {
-        c.type: c for c in (Move, Shoot, Next, AtTheDouble, Bombard)
+        c.type: c for c in (Move, Shoot, Next, AtTheDouble, Bombard, Mount, Dismount)
     }
     scenario_keys: ClassVar[Mapping[str, frozenset[str]]] = {
         "scenario": frozenset({"objectives", "bridges", "rules"}),
-        "units": frozenset({"teams", "command", "motivation", "skill"}),
+        "units": frozenset({"teams", "command", "motivation", "skill", "mounted_in"}),
         "rules": frozenset({"ground_scale_m_per_inch"}),
     }
 
@@ -170,6 +181,19 @@ class FowRuleset(OddsCommand, RulesetBase):
                 self.specs[str(raw.get("id"))] = platoon_spec(raw, file, i)
             except ScenarioError as exc:
                 problems += exc.problems
+        if problems:
+            raise ScenarioError(problems)
+        formation_side = {f.get("id"): f.get("side") for f in scenario.formations}
+        problems += transport.mounts_problems(
+            scenario.units,
+            self.specs,
+            {
+                str(r.get("id")): r.get("side")
+                or formation_side.get(r.get("formation"))
+                for r in scenario.units
+            },
+            file,
+        )
         if problems:
             raise ScenarioError(problems)
         placed = place_units(
@@ -230,7 +254,8 @@ class FowRuleset(OddsCommand, RulesetBase):
                 pu.position if pu is not None else None,
                 facing=round(pu.facing) % 360 if pu is not None else None,
                 models=models,
-                attrs={"motivation": spec.motivation, "skill": spec.skill},
+                attrs={"motivation": spec.motivation, "skill": spec.skill}
+                | ({"mounted_in": raw["mounted_in"]} if raw.get("mounted_in") else {}),
             )
         return st
 
@@ -257,6 +282,11 @@ class FowRuleset(OddsCommand, RulesetBase):
             raise IllegalActionError(f"no platoon {uid!r}")
         if u.side != side:
             raise IllegalActionError(f"{uid} is not {side}'s platoon")
+        if u.attrs.get("mounted_in"):
+            raise IllegalActionError(
+                f"{uid} rides in {u.attrs['mounted_in']}: passengers do not move or "
+                "shoot until they get out (ASSUMPTION, transport.py)"
+            )
         if not self._in_play(u):
             raise IllegalActionError(f"{uid} is not on the table")
         if u.attrs.get(flag):
@@ -453,6 +483,7 @@ class FowRuleset(OddsCommand, RulesetBase):
                 ):
                     out.append(Move(u.id, c.point, column=True))
                 out += double_moves(self, state, u, targets)  # double.py
+            out += transport.transport_actions(self, state, side)
         elif step == "shooting":
             enemies = [
                 t for t in state.units.values() if t.side != side and self._in_play(t)
@@ -512,6 +543,16 @@ class FowRuleset(OddsCommand, RulesetBase):
                 )
             if why is not None:
                 raise IllegalActionError(f"{u.id} cannot bombard: {why}")
+        elif isinstance(action, Dismount):
+            why = transport.dismount_problem(self, state, action.unit)
+            if why is not None:
+                raise IllegalActionError(f"{action.unit} cannot get out: {why}")
+        elif isinstance(action, Mount):
+            why = transport.mount_problem(self, state, action.unit, action.transport)
+            if why is not None:
+                raise IllegalActionError(
+                    f"{action.unit} cannot get into {action.transport}: {why}"
+                )
         elif not isinstance(action, Next):
             raise IllegalActionError(f"{action} is not an action of {self.id}")
 
@@ -522,10 +563,16 @@ class FowRuleset(OddsCommand, RulesetBase):
             play.move(self, ctx, action.unit, action.to, action.column)
         elif isinstance(action, Shoot):
             play.shoot(self, ctx, action.unit, action.target)
+            transport.after_fire(self, ctx)
         elif isinstance(action, AtTheDouble):
             play.move(self, ctx, action.unit, action.to, action.column, double=True)
         elif isinstance(action, Bombard):
             artillery.bombardment(self, ctx, action)
+            transport.after_fire(self, ctx)
+        elif isinstance(action, Dismount):
+            transport.dismount(self, ctx, action.unit)
+        elif isinstance(action, Mount):
+            transport.mount(self, ctx, action.unit, action.transport)
         else:
             play.next_step(self, ctx)
 
