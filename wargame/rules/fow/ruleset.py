@@ -20,10 +20,14 @@ Assault Steps in order (research/fow.md §1, S17 and S6 [A]).  What is built:
   Starting Step.
 * **At the Double** (:mod:`.double`, ``AtTheDouble``): double distance, no
   shooting, double dice for enemies shooting at it.
+* **Transports** (:mod:`.transport`, ``Mount``, ``Dismount``): scenario
+  ``mounted_in``, passengers riding off the table, getting out and in, a
+  destroyed transport's passengers saving on 5+.
 
 Not built yet (documented in ``docs/rules/fow-v3.md``): the Assault Step,
-platoon and company morale, transports (mounting, dismounting, passengers),
-air support, reserves, ambushes, repeat bombardments and observers, night.
+platoon and company morale, air support, reserves, ambushes, repeat
+bombardments, observer and company-command spotters, passenger-fired MGs,
+night.
 The Assault Step passes (and should refuse a platoon ``at_double``).
 """
 
