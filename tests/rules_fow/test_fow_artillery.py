@@ -403,3 +403,35 @@ def test_bombardments_and_dashes_pass_check_ruleset() -> None:
         complete_legal_actions=False,
     )
     assert report.games == 1 and report.actions_checked > 5
+
+
+def test_a_bombardment_hit_on_a_tank_meets_its_top_armour() -> None:
+    """research §10.7 stop-gap: tanks under a bombardment save with their top
+    armour (a Pershing's 1 against the 81mm mortar's AT 2)."""
+    import numpy as np
+
+    from wargame.engine import RuleContext
+    from wargame.rules.fow.artillery import _hit_on
+    from wargame.rules.fow.odds import armour_result
+
+    g = _battery()
+    rs = g.ruleset
+    tank = g.state.units["us_pershings"].models[0]
+    top = rs.team(tank).armour.top
+    w = rs.team(g.state.units["us_mortars"].models[0]).weapons[0]
+    seen = set()
+    for seed in range(12):
+        events: list[Any] = []
+        ctx = RuleContext(
+            g.state.copy(), np.random.default_rng(seed), g.map, events.append
+        )
+        result = _hit_on(rs, ctx, "de", "us_pershings", tank, w)
+        armour = [e for e in events if e.kind == "armour"]
+        assert len(armour) == 1 and f"top armour {top}" in armour[0].detail
+        fp = [e.dice[0] for e in events if e.kind == "firepower"]
+        face = armour[0].dice[0]
+        assert result == armour_result(
+            face, top, w.anti_tank, fp[0] if fp else None, w.firepower
+        )
+        seen.add(result)
+    assert "no effect" in seen
