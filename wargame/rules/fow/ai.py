@@ -16,6 +16,17 @@ system's own helpers for what it would roll:
   favours the attacker: more teams charge than the target has;
 * **Counterattack / BreakOff** (the defender): counterattack when its
   remaining teams in the fight outnumber the attacker's, else break off;
+* **Bombard** (high explosive): the same score as a shot, from the exact odds
+  of ranging in, of a hit under the template and of one hit's result (top
+  armour), over the enemy teams under the template; so it bombards when that
+  beats every direct shot.  It never fires smoke (no score for it yet);
+* **At the Double**: as a move, but refused (-1) when an enemy team in its
+  view stands within the platoon's longest direct range of the destination
+  (it would give up its shots and be shot at with double dice);
+* a platoon with a bombardment weapon and an enemy team in its view within
+  that weapon's range does not move (-1): it stays to bombard;
+* **Dismount**: a little more than ending the step (passengers get out, then
+  move and fight); it never gets into a transport (**Mount** scores 0);
 * **Next** (end the step): a small fixed score, so a platoon with nothing worth
   doing stays (and, having neither moved nor shot, goes to ground).
 
@@ -35,12 +46,22 @@ import shapely
 from wargame.engine import Point
 from wargame.engine.policy import Decision
 
+from .artillery import (
+    Bombard,
+    bombard_plan,
+    bombard_weapon,
+    p_bombard_hit,
+    p_ranged_in,
+)
 from .assault import assault_weapon, strike_score
 from .dice import p_success
+from .double import AtTheDouble
 from .going import concealed_in
 from .moves import command_radius_m
 from .odds import armour_pmf, save_pmf
 from .ruleset import Assault, BreakOff, Counterattack, Move, Next, Shoot
+from .shooting import direct_weapon
+from .transport import Dismount
 
 __all__ = ["GreedyPolicy"]
 
@@ -53,6 +74,8 @@ HIT_VALUE = 0.1
 #: Cost of each team a move leaves beyond the command distance (a column strung
 #: out behind its leader; research/fow.md §2.5).
 OUT_OF_COMMAND = 0.4
+#: What moving At the Double costs over an ordinary move to the same point.
+DOUBLE_COST = 0.02
 
 
 def _jitter(decision: Decision, i: int) -> float:
@@ -116,22 +139,30 @@ class GreedyPolicy:
         view = decision.view()
         best, best_score = acts[0], float("-inf")
         for i, a in enumerate(acts):
-            if isinstance(a, Shoot):
-                score = self._shot(rules, view, a)
-            elif isinstance(a, Move):
-                score = self._move(rules, view, a, decision.side)
-            elif isinstance(a, Assault):
-                score = self._assault(rules, view, a)
-            elif isinstance(a, Counterattack | BreakOff):
-                score = self._choice(rules, view, a)
-            elif isinstance(a, Next):
-                score = NEXT_SCORE
-            else:
-                score = 0.0
-            score += _jitter(decision, i)
+            score = self.score(rules, view, a, decision.side) + _jitter(decision, i)
             if score > best_score:
                 best, best_score = a, score
         return best
+
+    def score(self, rules: Any, view: Any, a: Any, side: str) -> float:
+        """The score of one legal action of ``side`` in its ``view``."""
+        if isinstance(a, Shoot):
+            return self._shot(rules, view, a)
+        if isinstance(a, Move):
+            return self._move(rules, view, a, side)
+        if isinstance(a, Assault):
+            return self._assault(rules, view, a)
+        if isinstance(a, Counterattack | BreakOff):
+            return self._choice(rules, view, a)
+        if isinstance(a, Bombard):
+            return self._bombard(rules, view, a)
+        if isinstance(a, AtTheDouble):
+            return self._double(rules, view, a, side)
+        if isinstance(a, Dismount):
+            return NEXT_SCORE + 0.01
+        if isinstance(a, Next):
+            return NEXT_SCORE
+        return 0.0
 
     def _shot(self, rules: Any, view: Any, a: Shoot) -> float:
         u, t = view.units[a.unit], view.units[a.target]
@@ -190,6 +221,9 @@ class GreedyPolicy:
         u = view.units[a.unit]
         here = u.position
         assert isinstance(here, Point)
+        guns = [w.range_in for m in u.models if (w := bombard_weapon(rules.team(m)))]
+        if guns and _enemy_within(rules, view, side, here, max(guns) * rules.scale):
+            return -1.0  # a battery in range of the enemy stays to bombard
         open_goals = [
             p
             for name, (p, _) in rules.objectives.items()
@@ -211,6 +245,38 @@ class GreedyPolicy:
             return cover if cover and gain >= 0 else -1.0
         return gain + cover - OUT_OF_COMMAND * _strays(rules, view, a)
 
+    def _bombard(self, rules: Any, view: Any, a: Bombard) -> float:
+        """Expected kills and hits of a bombardment (0 for smoke)."""
+        if a.smoke:
+            return 0.0
+        why, plan = bombard_plan(rules, view, view.units[a.unit], a.at, wide=a.wide)
+        if why is not None or plan is None:
+            return 0.0
+        p = float(
+            p_ranged_in(plan.ranging) * p_bombard_hit(plan.to_hit, plan.size.reroll)
+        )
+        w = plan.weapon
+        kills = 0.0
+        for tid, mid in plan.under:
+            m = next(x for x in view.units[tid].models if x.id == mid)
+            tt = rules.team(m)
+            if tt.armour is not None:
+                k = armour_pmf(tt.armour.top, w.anti_tank, w.firepower)["destroyed"]
+            else:
+                k = save_pmf(tt.save if tt.save is not None else 7)["destroyed"]
+            kills += p * float(k)
+        return kills + HIT_VALUE * p * len(plan.under)
+
+    def _double(self, rules: Any, view: Any, a: AtTheDouble, side: str) -> float:
+        """A move At the Double: the move's score, unless enemies are near."""
+        u = view.units[a.unit]
+        ranges = [w.range_in for m in u.models if (w := direct_weapon(rules.team(m)))]
+        reach = max(ranges, default=0.0) * rules.scale
+        if _enemy_within(rules, view, side, a.to, reach):
+            return -1.0
+        move = self._move(rules, view, Move(a.unit, a.to, a.column), side)
+        return move - DOUBLE_COST
+
 
 def _strays(rules: Any, view: Any, a: Move) -> int:
     """How many teams the move ``a`` leaves out of command (a column only: a
@@ -228,3 +294,15 @@ def _strays(rules: Any, view: Any, a: Move) -> int:
         for k, (x, y) in ends.items()
         if k != u.models[0].id and math.hypot(x - lead[0], y - lead[1]) > radius
     )
+
+
+def _enemy_within(rules: Any, view: Any, side: str, at: Point, reach: float) -> bool:
+    """Whether an enemy team in the view stands within ``reach`` m of ``at``."""
+    for t in view.units.values():
+        if t.side == side or not rules._in_play(t):
+            continue
+        for m in t.models:
+            p = m.position
+            if isinstance(p, Point) and math.hypot(p.x - at.x, p.y - at.y) <= reach:
+                return True
+    return False

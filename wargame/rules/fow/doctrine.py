@@ -18,13 +18,16 @@ system's own helpers (shot plans, moves, the exact odds), one action at a time:
   exact odds, plus a little for each hit toward Pinning Down, §3.6); an
   outgunned platoon in cover shoots only a shot worth :data:`WORTH_BREAKING_COVER`
   destroyed teams, else it keeps its Gone to Ground.
+* **At the Double** (§2.3): the same score as the move, a little less, and
+  never to within the platoon's direct range of an enemy team.
 * **Assault Step**: assault when the odds favour it (more teams charge than
   the target has, the expected kills of :class:`~.ai.GreedyPolicy`, less the
   defensive fire it would meet, never into five expected hits), more readily a
   platoon on an objective; as the defender, counterattack or break off as the
   greedy player does.
-* ``Next`` (end the step) has :data:`~.ai.NEXT_SCORE`, as for
-  :class:`~.ai.GreedyPolicy`; an action of a kind it does not know scores 0.
+* ``Next`` (end the step) has :data:`~.ai.NEXT_SCORE`; bombardments, At the
+  Double, mounting and dismounting are scored as :class:`~.ai.GreedyPolicy`
+  scores them.
 
 ASSUMPTION (documented in ``docs/rules/fow-v3.md``): the weights below are
 judgement, tuned only so that the policy beats random play and plays both
@@ -36,8 +39,8 @@ Examples:
     >>> g = Game(sc, seed=3, policies={"us": DoctrinePolicy(), "de": DoctrinePolicy()})
     >>> for _ in range(12):
     ...     _ = g.step()
-    >>> sorted({type(a).__name__ for a in g.actions})
-    ['Move', 'Next']
+    >>> sorted({type(a).__name__ for a in g.actions})  # far from the enemy
+    ['AtTheDouble', 'Move', 'Next']
 """
 
 from __future__ import annotations
@@ -48,8 +51,18 @@ from typing import Any
 from wargame.engine import Point
 from wargame.engine.policy import Decision
 
-from .ai import NEXT_SCORE, OUT_OF_COMMAND, GreedyPolicy, _jitter, _route_m, _strays
+from .ai import (
+    DOUBLE_COST,
+    NEXT_SCORE,
+    OUT_OF_COMMAND,
+    GreedyPolicy,
+    _enemy_within,
+    _jitter,
+    _route_m,
+    _strays,
+)
 from .dice import TO_BE_HIT, needed, p_success
+from .double import AtTheDouble
 from .going import concealed_in
 from .play import OBJECTIVE_IN
 from .ruleset import Assault, BreakOff, Counterattack, Move, Next, Shoot
@@ -104,14 +117,16 @@ class DoctrinePolicy:
                 score = self._greedy._shot(rules, view, a)
                 if outgunned[a.unit] and score < WORTH_BREAKING_COVER:
                     score = min(score, NEXT_SCORE / 2)
+            elif isinstance(a, AtTheDouble):
+                score = self._double(rules, view, a, side, outgunned[a.unit])
             elif isinstance(a, Assault):
                 score = self._assault(rules, view, a)
             elif isinstance(a, Counterattack | BreakOff):
                 score = self._greedy._choice(rules, view, a)
             elif isinstance(a, Next):
                 score = NEXT_SCORE
-            else:
-                score = 0.0
+            else:  # bombard, At the Double, get in or out: as the greedy player
+                score = self._greedy.score(rules, view, a, side)
             score += _jitter(decision, i)
             if score > best_score:
                 best, best_score = a, score
@@ -207,6 +222,21 @@ class DoctrinePolicy:
             return False
         threat = self._threat(rules, view, uid)
         return threat > 0 and threat > OUTGUNNED * self._punch(rules, view, uid)
+
+    def _double(
+        self, rules: Any, view: Any, a: AtTheDouble, side: str, outgunned: bool
+    ) -> float:
+        """At the Double: the doctrine's score of the same move, a little less,
+        and never to within the platoon's direct range of an enemy team (it
+        would give up its shots and be shot at with double dice, §2.3)."""
+        u = view.units[a.unit]
+        ranges = [w.range_in for m in u.models if (w := direct_weapon(rules.team(m)))]
+        if _enemy_within(
+            rules, view, side, a.to, max(ranges, default=0.0) * rules.scale
+        ):
+            return -1.0
+        move = Move(a.unit, a.to, a.column)
+        return self._move(rules, view, move, side, outgunned) - DOUBLE_COST
 
     # -- assault ---------------------------------------------------------------- #
     def _assault(self, rules: Any, view: Any, a: Assault) -> float:

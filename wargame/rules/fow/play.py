@@ -39,6 +39,7 @@ from .morale import company_morale, platoon_morale
 from .moves import command_radius_m, out_of_command
 from .odds import armour_result, penetrates, save_result
 from .shooting import PIN_HITS, ShotPlan, facing_armour
+from .smoke import clear_smoke
 
 if TYPE_CHECKING:  # pragma: no cover
     from .ruleset import FowRuleset
@@ -161,7 +162,10 @@ def start_turn(
         ch = unit_change(
             uid, moved=None, fired=None, gone_to_ground=None, assaulted=None
         )
+        if u.attrs.get("at_double"):  # At the Double ends (double.py)
+            ch += unit_change(uid, at_double=None)
         ctx.emit("step", side=side, unit=uid, changes=ch)
+    clear_smoke(rs, ctx, side)  # item 10: remove smoke markers (smoke.py)
     ctx.emit(
         "step",
         side=side,
@@ -176,11 +180,18 @@ def start_turn(
 
 
 def move(
-    rs: FowRuleset, ctx: RuleContext, uid: str, to: Point, column: bool = False
+    rs: FowRuleset,
+    ctx: RuleContext,
+    uid: str,
+    to: Point,
+    column: bool = False,
+    *,
+    double: bool = False,
 ) -> None:
     """Move platoon ``uid`` as a body (every team by the platoon's offset) or in
     column; vehicles crossing Difficult or Very Difficult going take their
-    bogging checks (research/fow.md §2.1)."""
+    bogging checks (research/fow.md §2.1); ``double``: At the Double
+    (:mod:`.double`)."""
     st = ctx.state
     u = st.units[uid]
     side = u.side
@@ -189,7 +200,7 @@ def move(
     dx, dy = float(to.x - start.x), float(to.y - start.y)
     face = round(math.degrees(math.atan2(dx, dy)) % 360, 2)
     skill = SKILL_TEST[str(u.attrs["skill"])]
-    _, ends, bogs = rs.plan_move(st, u, to, column)
+    _, ends, bogs = rs.plan_move(st, u, to, column, double=double)
     models: list[Model] = []
     for m in u.models:
         t = rs.team(m)
@@ -219,15 +230,18 @@ def move(
         point_from=start,
         point_to=end,
         result=f"{math.hypot(dx, dy):.0f} m"
+        + (" At the Double" if double else "")
         + (f", {len(out)} team(s) out of command" if out else ""),
-        detail=f"{u.name} moves {math.hypot(dx, dy):.0f} m",
+        detail=f"{u.name} moves {math.hypot(dx, dy):.0f} m"
+        + (" At the Double" if double else ""),
         changes=unit_change(
             uid,
             position=end,
             facing=round(face) % 360,
             models=tuple(models),
             moved=True,
-        ),
+        )
+        + (unit_change(uid, at_double=True) if double else ()),
     )
 
 

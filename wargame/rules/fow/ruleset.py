@@ -22,12 +22,22 @@ Assault Steps in order (research/fow.md §1, S17 and S6 [A]).  What is built:
   game, outcome ``"company morale"``).
 * **Victory**: at the turn limit, victory points for objectives held; a side
   with no platoon left loses at once.
+* **Bombardments** (:mod:`.artillery`, ``Bombard``): ranging in, the template
+  by guns firing, hits by the battery's skill, top armour; **smoke**
+  (:mod:`.smoke`): Concealed under or behind it until the firing side's next
+  Starting Step.
+* **At the Double** (:mod:`.double`, ``AtTheDouble``): double distance, no
+  shooting, double dice for enemies shooting at it.
+* **Transports** (:mod:`.transport`, ``Mount``, ``Dismount``): scenario
+  ``mounted_in``, passengers riding off the table, getting out and in, a
+  destroyed transport's passengers saving on 5+.
 
-Not built yet (documented in ``docs/rules/fow-v3.md``): bombardments,
-transports, At the Double, air support, reserves, ambushes, independent teams
-and the company command team (so no re-roll of the counterattack test), the
-sole-survivor test of the Starting Step, and a consolidation move of the
-assault's winner (it holds its ground).
+Not built yet (documented in ``docs/rules/fow-v3.md``): air support,
+reserves, ambushes, repeat bombardments, observer and company-command
+spotters, passenger-fired MGs, night, independent teams and the company
+command team (so no re-roll of the counterattack test), the sole-survivor test
+of the Starting Step, and a consolidation move of the assault's winner (it
+holds its ground).
 """
 
 from __future__ import annotations
@@ -58,9 +68,18 @@ from wargame.engine import (
 from wargame.engine.present import Going, Reach, UnitLook
 from wargame.engine.state import Formation
 
+from . import artillery, transport
+from .artillery import Bombard
 from .assault import CHARGE_IN, charge_moves
 from .bridges import bridge_waypoints, parse_bridges, standing
 from .data import TeamType
+from .double import (
+    DOUBLE_FACTOR,
+    AtTheDouble,
+    double_dice,
+    double_moves,
+    no_shooting,
+)
 from .forces import PlatoonSpec, platoon_spec, teams
 from .going import concealed_in, fow_going
 from .movement import GROUND_SCALE_M_PER_INCH, move_distance_in
@@ -68,12 +87,18 @@ from .moves import column_move, command_radius_m, platoon_move, team_move
 from .odds_cli import OddsCommand
 from .shooting import SIGHT_MARGIN_IN, ShotPlan, direct_weapon, plan_shot
 from .sight import Sight
+from .smoke import markers, smoke_between
+from .transport import Dismount, Mount
 
 __all__ = [
     "Assault",
+    "AtTheDouble",
+    "Bombard",
     "BreakOff",
     "Counterattack",
+    "Dismount",
     "FowRuleset",
+    "Mount",
     "Move",
     "Next",
     "Shoot",
@@ -174,13 +199,27 @@ class FowRuleset(OddsCommand, RulesetBase):
         "morale",
         "company_morale",
         "end",
+        *artillery.EVENT_KINDS,  # bombardments and smoke (artillery.py)
+        *transport.EVENT_KINDS,  # passengers (transport.py)
     )
     action_types: ClassVar[dict[str, type[Action]]] = {
-        c.type: c for c in (Move, Shoot, Assault, Counterattack, BreakOff, Next)
+        c.type: c
+        for c in (
+            Move,
+            Shoot,
+            Assault,
+            Counterattack,
+            BreakOff,
+            Next,
+            AtTheDouble,
+            Bombard,
+            Mount,
+            Dismount,
+        )
     }
     scenario_keys: ClassVar[Mapping[str, frozenset[str]]] = {
         "scenario": frozenset({"objectives", "bridges", "rules"}),
-        "units": frozenset({"teams", "command", "motivation", "skill"}),
+        "units": frozenset({"teams", "command", "motivation", "skill", "mounted_in"}),
         "rules": frozenset({"ground_scale_m_per_inch"}),
     }
 
@@ -211,6 +250,19 @@ class FowRuleset(OddsCommand, RulesetBase):
                 self.specs[str(raw.get("id"))] = platoon_spec(raw, file, i)
             except ScenarioError as exc:
                 problems += exc.problems
+        if problems:
+            raise ScenarioError(problems)
+        formation_side = {f.get("id"): f.get("side") for f in scenario.formations}
+        problems += transport.mounts_problems(
+            scenario.units,
+            self.specs,
+            {
+                str(r.get("id")): r.get("side")
+                or formation_side.get(r.get("formation"))
+                for r in scenario.units
+            },
+            file,
+        )
         if problems:
             raise ScenarioError(problems)
         placed = place_units(
@@ -271,7 +323,8 @@ class FowRuleset(OddsCommand, RulesetBase):
                 pu.position if pu is not None else None,
                 facing=round(pu.facing) % 360 if pu is not None else None,
                 models=models,
-                attrs={"motivation": spec.motivation, "skill": spec.skill},
+                attrs={"motivation": spec.motivation, "skill": spec.skill}
+                | ({"mounted_in": raw["mounted_in"]} if raw.get("mounted_in") else {}),
             )
         return st
 
@@ -303,6 +356,11 @@ class FowRuleset(OddsCommand, RulesetBase):
             raise IllegalActionError(f"no platoon {uid!r}")
         if u.side != side:
             raise IllegalActionError(f"{uid} is not {side}'s platoon")
+        if u.attrs.get("mounted_in"):
+            raise IllegalActionError(
+                f"{uid} rides in {u.attrs['mounted_in']}: passengers do not move or "
+                "shoot until they get out (ASSUMPTION, transport.py)"
+            )
         if not self._in_play(u):
             raise IllegalActionError(f"{uid} is not on the table")
         if u.attrs.get(flag):
@@ -311,10 +369,16 @@ class FowRuleset(OddsCommand, RulesetBase):
 
     # -- movement ---------------------------------------------------------------- #
     def move_problem(
-        self, state: GameState, u: Unit, to: Point, column: bool = False
+        self,
+        state: GameState,
+        u: Unit,
+        to: Point,
+        column: bool = False,
+        *,
+        double: bool = False,
     ) -> str | None:
         """Why platoon ``u`` may not move to ``to`` (``None``: it may): the
-        first team that fails, where and why."""
+        first team that fails, where and why; ``double``: At the Double."""
         start = u.position
         assert isinstance(start, Point)
         if not (math.isfinite(to.x) and math.isfinite(to.y)):
@@ -328,14 +392,23 @@ class FowRuleset(OddsCommand, RulesetBase):
                 f"its command team {command.id} is Bogged Down or Bailed Out and "
                 "cannot move (research/fow.md §2.1, §3.5)"
             )
-        why, _, _ = self.plan_move(state, u, to, column)
+        why, _, _ = self.plan_move(state, u, to, column, double=double)
+        if why is not None and double:
+            return f"At the Double (double distance, research/fow.md §10.2): {why}"
         return why
 
     def plan_move(
-        self, state: GameState, u: Unit, to: Point, column: bool = False
+        self,
+        state: GameState,
+        u: Unit,
+        to: Point,
+        column: bool = False,
+        *,
+        double: bool = False,
     ) -> tuple[str | None, dict[str, tuple[float, float]], dict[str, str]]:
         """``(problem, ends, bog checks)`` of the teams that move (not Bogged
-        Down or Bailed Out): as a body by the platoon's offset, or in column."""
+        Down or Bailed Out): as a body by the platoon's offset, or in column;
+        ``double``: At the Double, twice the distance (:mod:`.double`)."""
         start = u.position
         assert isinstance(start, Point)
         dx, dy = float(to.x - start.x), float(to.y - start.y)
@@ -345,16 +418,19 @@ class FowRuleset(OddsCommand, RulesetBase):
             if not m.attrs.get("bogged") and not m.attrs.get("bailed")
         ]
         bridges = standing(self, state)
+        # the move functions use the scale only for each team's allowance (its
+        # distance in inches times metres per inch): At the Double doubles it
+        scale = self.scale * (DOUBLE_FACTOR if double else 1)
         if column:
             return column_move(
                 self.map,
                 movers,
                 (float(to.x), float(to.y)),
-                metres_per_inch=self.scale,
+                metres_per_inch=scale,
                 bridges=bridges,
             )
         why, _, bog = platoon_move(
-            self.map, movers, dx, dy, metres_per_inch=self.scale, bridges=bridges
+            self.map, movers, dx, dy, metres_per_inch=scale, bridges=bridges
         )
         ends: dict[str, tuple[float, float]] = {}
         for m, _t in movers:
@@ -435,17 +511,28 @@ class FowRuleset(OddsCommand, RulesetBase):
             and not m.attrs.get("bogged")
         ]
         targets = [(m, self.team(m)) for m in t.models if isinstance(m.position, Point)]
-        return plan_shot(
+        marks = markers(state)
+        concealed_at = self._concealed_at
+        if marks and isinstance(u.position, Point):
+            # smoke conceals the teams under it or seen through it, from the
+            # shooting platoon's point (smoke.py, research §10.4 stop-gap)
+            at = (float(u.position.x), float(u.position.y))
+
+            def concealed_at(x: float, y: float) -> bool:
+                return self._concealed_at(x, y) or smoke_between(marks, at, (x, y))
+
+        plan = plan_shot(
             shooters,
             targets,
             target_skill=str(t.attrs["skill"]),
             moved=bool(u.attrs.get("moved")),
             pinned=bool(u.attrs.get("pinned")),
-            concealed_at=self._concealed_at,
+            concealed_at=concealed_at,
             gone_to_ground=bool(t.attrs.get("gone_to_ground")),
             sees=self._sees,
             metres_per_inch=self.scale,
         )
+        return double_dice(plan, t)  # a target At the Double (double.py)
 
     def shot_problem(self, state: GameState, u: Unit, tid: str) -> str | None:
         """Why ``u`` may not shoot at ``tid`` (``None``: it may)."""
@@ -454,6 +541,8 @@ class FowRuleset(OddsCommand, RulesetBase):
             return f"no platoon {tid!r}"
         if t.side == u.side or not self._in_play(t):
             return f"{tid} is not an enemy platoon on the table"
+        if (why := no_shooting(u)) is not None:
+            return why
         plan = self.shot_plan(state, u, t)
         if not plan.shooters:
             return (
@@ -497,6 +586,11 @@ class FowRuleset(OddsCommand, RulesetBase):
             return (
                 f"{u.id} is Pinned Down and may not assault (ASSUMPTION, "
                 "research/fow.md §3.6 gap)"
+            )
+        if u.attrs.get("at_double"):
+            return (
+                f"{u.id} moved At the Double this turn and may not assault "
+                "(research/fow.md §2.3, stop-gap §10.2)"
             )
         if not self.charge_plan(state, u, list(t.models)):
             return (
@@ -562,6 +656,8 @@ class FowRuleset(OddsCommand, RulesetBase):
                     keep=self._keeper(state, u, column=True),
                 ):
                     out.append(Move(u.id, c.point, column=True))
+                out += double_moves(self, state, u, targets)  # double.py
+            out += transport.transport_actions(self, state, side)
         elif step == "shooting":
             self._warm_sight(state, side)
             enemies = [
@@ -573,6 +669,8 @@ class FowRuleset(OddsCommand, RulesetBase):
                 for t in enemies:
                     if self.shot_problem(state, u, t.id) is None:
                         out.append(Shoot(u.id, t.id))
+                if no_shooting(u) is None:
+                    out += artillery.bombard_actions(self, state, u)
         elif step == "assault":
             enemies = [
                 t for t in state.units.values() if t.side != side and self._in_play(t)
@@ -632,6 +730,39 @@ class FowRuleset(OddsCommand, RulesetBase):
             why = self.shot_problem(state, u, action.target)
             if why is not None:
                 raise IllegalActionError(f"{u.id} cannot shoot: {why}")
+        elif isinstance(action, AtTheDouble):
+            if state.phase != "movement":
+                raise IllegalActionError(
+                    f"moves are made in the Movement Step, not the {state.phase} step"
+                )
+            u = self._own(state, action.unit, "moved")
+            why = self.move_problem(state, u, action.to, action.column, double=True)
+            if why is not None:
+                raise IllegalActionError(f"{u.id} cannot move: {why}")
+        elif isinstance(action, Bombard):
+            if state.phase != "shooting":
+                raise IllegalActionError(
+                    "bombardments are fired in the Shooting Step, not the "
+                    f"{state.phase} step"
+                )
+            u = self._own(state, action.unit, "fired")
+            why = no_shooting(u)
+            if why is None:
+                why, _ = artillery.bombard_plan(
+                    self, state, u, action.at, smoke=action.smoke, wide=action.wide
+                )
+            if why is not None:
+                raise IllegalActionError(f"{u.id} cannot bombard: {why}")
+        elif isinstance(action, Dismount):
+            why = transport.dismount_problem(self, state, action.unit)
+            if why is not None:
+                raise IllegalActionError(f"{action.unit} cannot get out: {why}")
+        elif isinstance(action, Mount):
+            why = transport.mount_problem(self, state, action.unit, action.transport)
+            if why is not None:
+                raise IllegalActionError(
+                    f"{action.unit} cannot get into {action.transport}: {why}"
+                )
         elif not isinstance(action, Next):
             raise IllegalActionError(f"{action} is not an action of {self.id}")
 
@@ -642,10 +773,22 @@ class FowRuleset(OddsCommand, RulesetBase):
             play.move(self, ctx, action.unit, action.to, action.column)
         elif isinstance(action, Shoot):
             play.shoot(self, ctx, action.unit, action.target)
+            transport.after_fire(self, ctx)
         elif isinstance(action, Assault):
             fight.assault(self, ctx, action.unit, action.target)
+            transport.after_fire(self, ctx)
         elif isinstance(action, Counterattack | BreakOff):
             fight.choose(self, ctx, action.unit, isinstance(action, Counterattack))
+            transport.after_fire(self, ctx)
+        elif isinstance(action, AtTheDouble):
+            play.move(self, ctx, action.unit, action.to, action.column, double=True)
+        elif isinstance(action, Bombard):
+            artillery.bombardment(self, ctx, action)
+            transport.after_fire(self, ctx)
+        elif isinstance(action, Dismount):
+            transport.dismount(self, ctx, action.unit)
+        elif isinstance(action, Mount):
+            transport.mount(self, ctx, action.unit, action.transport)
         else:
             play.next_step(self, ctx)
 
