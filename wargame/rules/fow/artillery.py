@@ -73,7 +73,6 @@ from wargame.engine import (
 
 from .data import TeamType, Weapon
 from .dice import MOTIVATION_TEST, SKILL_TEST, TO_BE_HIT, _int, p_success, passes
-from .odds import armour_result, penetrates, save_result
 from .smoke import SMOKE_VAR, Template, markers, smoke_between
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -515,38 +514,20 @@ def _hit_on(
     rs: FowRuleset, ctx: RuleContext, side: str, tid: str, m: Model, w: Weapon
 ) -> str:
     """One bombardment hit: top armour against AT, or the save (rule 6)."""
-    from .play import BULLETPROOF
+    from .play import hit_team, in_bulletproof_cover
 
-    tt = rs.team(m)
-    owner = ctx.state.units[tid].side
-    if tt.armour is not None:
-        armour = int(tt.armour.top)
-        (f,) = ctx.roll(
-            1,
-            kind="armour",
-            side=owner,
-            unit=tid,
-            target=m.id,
-            detail=f"top armour {armour} against AT {w.anti_tank} (bombardment)",
-        )
-        fp = None
-        if penetrates(f, armour, w.anti_tank):
-            (fp,) = ctx.roll(
-                1, needed=w.firepower, kind="firepower", side=side, target=m.id
-            )
-        return armour_result(f, armour, w.anti_tank, fp, w.firepower)
-    save = tt.save if tt.save is not None else 7
-    x, y = _xy(m)
-    cover = str(rs.map.terrain_at(x, y)) in BULLETPROOF
-    (f,) = ctx.roll(
-        1, needed=min(save, 7), kind="save", side=owner, unit=tid, target=m.id
+    return hit_team(
+        rs,
+        ctx,
+        side,
+        tid,
+        m,
+        anti_tank=w.anti_tank,
+        firepower=w.firepower,
+        origin=None,
+        bulletproof=in_bulletproof_cover(rs, m),
+        note=" (bombardment)",
     )
-    fp = None
-    if not passes(f, save) and cover:
-        (fp,) = ctx.roll(
-            1, needed=w.firepower, kind="firepower", side=side, target=m.id
-        )
-    return save_result(f, save, fp, w.firepower if cover else None)
 
 
 def bombardment(rs: FowRuleset, ctx: RuleContext, action: Bombard) -> None:

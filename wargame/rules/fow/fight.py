@@ -46,7 +46,6 @@ from .assault import (
 from .data import TeamType
 from .dice import passes
 from .moves import team_move
-from .odds import armour_result, penetrates, save_result
 from .shooting import plan_shot
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -159,7 +158,7 @@ def _defensive_fire(rs: FowRuleset, ctx: RuleContext, uid: str) -> bool:
             w: Any = weapon_of,
             o: Any = origin_of,
         ) -> str:
-            return play._resolve_hit(rs, ctx, d.side, uid, m, tt, w[key], o[key])
+            return play._resolve_hit(rs, ctx, d.side, uid, m, w[key], o[key])
 
         models, lost, bailed = play.resolve_hits(rs, ctx, uid, spread, one_hit)
         ctx.emit(
@@ -278,7 +277,7 @@ def _strike(rs: FowRuleset, ctx: RuleContext, side: str, platoons: list[str]) ->
             continue
 
         def one_hit(m: Model, tt: TeamType, key: str, tid: str = tid) -> str:
-            return _assault_hit(ctx, side, tid, m, tt, *profile[key])
+            return _assault_hit(rs, ctx, side, tid, m, *profile[key])
 
         from . import play
 
@@ -297,38 +296,30 @@ def _strike(rs: FowRuleset, ctx: RuleContext, side: str, platoons: list[str]) ->
 
 
 def _assault_hit(
+    rs: FowRuleset,
     ctx: RuleContext,
     side: str,
     tid: str,
     m: Model,
-    tt: TeamType,
     anti_tank: int,
     firepower: int,
 ) -> str:
     """One assault hit: a tank by its top armour (stop-gap §10.5), other teams
     by their save with no cover (ASSUMPTION, :mod:`.assault`)."""
-    owner = ctx.state.units[tid].side
-    if tt.armour is not None:
-        top = int(tt.armour.top)
-        (f,) = ctx.roll(
-            1,
-            kind="armour",
-            side=owner,
-            unit=tid,
-            target=m.id,
-            detail=f"top armour {top} against assault AT {anti_tank}",
-        )
-        fp = None
-        if penetrates(f, top, anti_tank):
-            (fp,) = ctx.roll(
-                1, needed=firepower, kind="firepower", side=side, target=m.id
-            )
-        return armour_result(f, top, anti_tank, fp, firepower)
-    save = tt.save if tt.save is not None else 7
-    (f,) = ctx.roll(
-        1, needed=min(save, 7), kind="save", side=owner, unit=tid, target=m.id
+    from . import play
+
+    return play.hit_team(
+        rs,
+        ctx,
+        side,
+        tid,
+        m,
+        anti_tank=anti_tank,
+        firepower=firepower,
+        origin=None,
+        bulletproof=False,
+        at_words="assault AT",
     )
-    return save_result(f, save)
 
 
 def _round(rs: FowRuleset, ctx: RuleContext, side: str, platoons: list[str]) -> None:

@@ -262,7 +262,7 @@ def shoot(rs: FowRuleset, ctx: RuleContext, uid: str, tid: str) -> None:
     spread = allocate(hits_by, list(plan.targets)) if total else {}
 
     def one_hit(m: Model, tt: TeamType, key: str) -> str:
-        return _resolve_hit(rs, ctx, side, tid, m, tt, weapon_of[key], origin_of[key])
+        return _resolve_hit(rs, ctx, side, tid, m, weapon_of[key], origin_of[key])
 
     models, lost, bailed = resolve_hits(rs, ctx, tid, spread, one_hit)
     ch = losses_change(rs, st, tid, models, lost, bailed)
@@ -384,50 +384,90 @@ def losses_change(
     return ch
 
 
-def _resolve_hit(
+def hit_team(
     rs: FowRuleset,
     ctx: RuleContext,
     side: str,
     tid: str,
     m: Model,
-    tt: object,
-    w: object,
-    origin: tuple[float, float],
+    *,
+    anti_tank: int,
+    firepower: int,
+    origin: tuple[float, float] | None,
+    bulletproof: bool,
+    at_words: str = "AT",
+    note: str = "",
 ) -> str:
-    """One hit on one team: armour and Firepower, or save (and Firepower)."""
-    from .data import TeamType, Weapon
+    """One hit on team ``m`` of platoon ``tid``, from ``side``: ``"no effect"``,
+    ``"bailed out"``, ``"saved"`` or ``"destroyed"``.
 
-    assert isinstance(tt, TeamType) and isinstance(w, Weapon)
+    A team with armour rolls a die plus the armour the hit meets (the side
+    facing ``origin``, or the top armour when ``origin`` is ``None``) against
+    ``anti_tank``, and a penetration takes a Firepower test (research §3.5);
+    any other team rolls its save, and in Bulletproof Cover a failed save
+    takes a Firepower test too (§3.4).  Shooting, bombardments and assaults
+    all resolve their hits here.
+    """
+    tt = rs.team(m)
     owner = ctx.state.units[tid].side
     if tt.armour is not None:
-        face_name, armour = facing_armour(m, tt.armour, origin)
+        face, armour = (
+            ("top", int(tt.armour.top))
+            if origin is None
+            else facing_armour(m, tt.armour, origin)
+        )
         (f,) = ctx.roll(
             1,
             kind="armour",
             side=owner,
             unit=tid,
             target=m.id,
-            detail=f"{face_name} armour {armour} against AT {w.anti_tank}",
+            detail=f"{face} armour {armour} against {at_words} {anti_tank}{note}",
         )
         fp = None
-        if penetrates(f, armour, w.anti_tank):
+        if penetrates(f, armour, anti_tank):
             (fp,) = ctx.roll(
-                1, needed=w.firepower, kind="firepower", side=side, target=m.id
+                1, needed=firepower, kind="firepower", side=side, target=m.id
             )
-        return armour_result(f, armour, w.anti_tank, fp, w.firepower)
+        return armour_result(f, armour, anti_tank, fp, firepower)
     save = tt.save if tt.save is not None else 7
-    p = m.position
-    assert isinstance(p, Point)
-    cover = str(rs.map.terrain_at(float(p.x), float(p.y))) in BULLETPROOF
     (f,) = ctx.roll(
         1, needed=min(save, 7), kind="save", side=owner, unit=tid, target=m.id
     )
     fp = None
-    if not passes(f, save) and cover:
-        (fp,) = ctx.roll(
-            1, needed=w.firepower, kind="firepower", side=side, target=m.id
-        )
-    return save_result(f, save, fp, w.firepower if cover else None)
+    if not passes(f, save) and bulletproof:
+        (fp,) = ctx.roll(1, needed=firepower, kind="firepower", side=side, target=m.id)
+    return save_result(f, save, fp, firepower if bulletproof else None)
+
+
+def in_bulletproof_cover(rs: FowRuleset, m: Model) -> bool:
+    """Whether team ``m`` stands in Bulletproof Cover (:data:`BULLETPROOF`)."""
+    p = m.position
+    assert isinstance(p, Point)
+    return str(rs.map.terrain_at(float(p.x), float(p.y))) in BULLETPROOF
+
+
+def _resolve_hit(
+    rs: FowRuleset,
+    ctx: RuleContext,
+    side: str,
+    tid: str,
+    m: Model,
+    w: Weapon,
+    origin: tuple[float, float],
+) -> str:
+    """One shooting hit by weapon ``w`` fired from ``origin``."""
+    return hit_team(
+        rs,
+        ctx,
+        side,
+        tid,
+        m,
+        anti_tank=w.anti_tank,
+        firepower=w.firepower,
+        origin=origin,
+        bulletproof=in_bulletproof_cover(rs, m),
+    )
 
 
 # --------------------------------------------------------------------------- #
