@@ -101,7 +101,7 @@ def test_the_other_squad_cannot_act_while_one_is_acting_and_sides_alternate() ->
     assert not any(u.attrs.get("acted") for u in g.state.units.values())
 
 
-def test_a_shot_behind_the_shooter_is_refused_and_state_unchanged() -> None:
+def test_a_shot_behind_the_shooter_is_refused() -> None:
     g = Game.from_scenario(data(), seed=2)
     uid, m = _first_soldier(g)
     side = g.state.vars["side"]
@@ -159,6 +159,21 @@ def test_melee_in_contact_resolves_by_table_6() -> None:
     won = a_face + s.melee > d_face + ts.armour
     assert ("destroyed" in melee.iloc[0]["result"]) == won
     assert (t.id in {x.id for x in g.state.units[enemy.id].models}) == (not won)
+
+
+def test_a_move_into_the_rhine_is_refused_and_nothing_changes() -> None:
+    g = Game.from_scenario(data(), seed=1)
+    pl = g.state.units["pl_assault"]
+    if g.state.vars["side"] != "polaris":
+        g.apply(EndSquad("tp_cyber"))
+    m = pl.models[0]
+    west = offset(m.position, 270.0, 4 * g.ruleset.step_m)
+    assert str(g.map.terrain_at(west.x, west.y)) == "water"
+    n, before = len(g.log), g.state.units["pl_assault"].models
+    with pytest.raises(IllegalActionError, match="crosses water"):
+        g.apply(Move("pl_assault", m.id, west))
+    assert len(g.log) == n and g.state.units["pl_assault"].models == before
+    assert g.state.vars.get("active") is None
 
 
 def test_a_squad_not_in_the_armlists_is_a_scenario_error() -> None:

@@ -1,5 +1,6 @@
 """Бронепехота, official Tekhnolog rules of 05.08.08, rule system ``bronepehota-2008``
-(issue #21; core rules so far, no ruleset on the map yet).
+(issue #21, in progress: the core rules, and a first cut on the map in
+:mod:`.ruleset`).
 
 Sources: seed 002 (§1-4.1), the official text (``official_rules.md`` of
 ``bronepehota/bronepehota.github.io``, research/bronepehota.md §0 A1m; sections
@@ -11,7 +12,8 @@ Modules: :mod:`.dice` (notation Д6/2Д12/Д6+2, exact sums), :mod:`.shooting`
 blasts, grenades, aimed fire), :mod:`.melee` (§8), :mod:`.damage` (§5, §9,
 §4.3: survival tests, durability, repair, crash landing, ranks, jumps),
 :mod:`.odds` (exact shot and melee odds), :mod:`.data` (the official 2008
-armlists).
+armlists), :mod:`.movement` (Tables 1-2), :mod:`.ruleset` (squads on the real
+map, registered as ``bronepehota-2008``).
 
 Examples:
     >>> shot_odds("Д6+2", 4.2, "1Д12", 2).round(4).tolist()

@@ -74,7 +74,7 @@ from wargame.engine.state import Formation
 from .data import Armlists, Soldier, load_armlists
 from .melee import resolve_melee, soldier_attack, soldier_defence
 from .odds import hit_probability
-from .shooting import damage_from, range_result, steps, visibility_of
+from .shooting import cover_bonus, damage_from, range_result, steps, visibility_of
 
 __all__ = [
     "BASE_RADIUS_STEPS",
@@ -731,7 +731,7 @@ class BronepehotaRuleset(RulesetBase):
         assert isinstance(a, Point) and isinstance(b, Point) and s.range and s.power
         dist = distance(a, b) / self.step_m
         vis = visibility_of(self.visible_part(a, b))
-        cover = {"full": 0, "more_than_half": 1}.get(vis, 3)  # Table 5
+        cover = cover_bonus(vis)  # Table 5
         did.append("shoot")
         ctx.emit(
             "aim",
