@@ -93,9 +93,12 @@ def test_the_other_squad_cannot_act_while_one_is_acting_and_sides_alternate() ->
     assert g.state.units[uid].attrs["acted"]
     other = g.state.vars["side"]
     enemy = next(u for u in g.state.units.values() if u.side == other)
-    with pytest.raises(IllegalActionError, match="is not a squad of"):
+    with pytest.raises(IllegalActionError, match="is not a unit of"):
         g.ruleset.check(g.state, EndSquad(uid))
     g.apply(EndSquad(enemy.id))
+    assert g.state.vars["side"] == side and g.state.turn == 1  # machines to act
+    while g.state.turn == 1:
+        g.apply(next(a for a in g.legal_actions() if isinstance(a, EndSquad)))
     # every unit has acted: a new turn and a new initiative roll
     assert g.state.turn == 2
     assert not any(u.attrs.get("acted") for u in g.state.units.values())
@@ -181,3 +184,93 @@ def test_a_squad_not_in_the_armlists_is_a_scenario_error() -> None:
     d["units"][0]["type"] = "pl_space_marines"
     with pytest.raises(ScenarioError, match=r"units\[0\] \('pl_assault'\)\.type"):
         Game.from_scenario(d, seed=1)
+
+
+# -- machines -------------------------------------------------------------------
+
+
+def _unit(d: dict[str, Any], uid: str) -> dict[str, Any]:
+    return next(u for u in d["units"] if u["id"] == uid)
+
+
+def _face_off() -> Game:
+    """RAPTOR 4 steps south of BRONEKHOD on the open bank, facing each other;
+    Polaris to act."""
+    d = data()
+    _unit(d, "pl_raptor").update(x=378085.0, y=5602830.0, facing=0)
+    _unit(d, "tp_bronekhod").update(x=378080.0, y=5602870.0, facing=180)
+    g = Game.from_scenario(d, seed=7)
+    while g.state.vars["side"] != "polaris":
+        ready = [a for a in g.legal_actions() if isinstance(a, EndSquad)]
+        g.apply(ready[0])
+    return g
+
+
+def test_a_pilot_below_the_machine_rank_is_a_scenario_error() -> None:
+    # §2.3: a Режимная клон-пехота soldier (rank 1) cannot pilot a SPIDER (rank 2)
+    d = data()
+    _unit(d, "pl_assault")["type"] = "pl_regime_clones"
+    _unit(d, "pl_raptor")["type"] = "spider"
+    with pytest.raises(ScenarioError) as exc:
+        Game.from_scenario(d, seed=1)
+    msg = str(exc.value)
+    assert "pl_raptor" in msg and ".pilot" in msg and "below Spider's rank 2" in msg
+
+
+def test_a_loadout_not_in_the_arsenal_is_a_scenario_error() -> None:
+    d = data()
+    _unit(d, "tp_bronekhod")["loadout"] = ["лазерная пушка"]
+    with pytest.raises(ScenarioError, match=r"tp_bronekhod.*\.loadout.*not in its"):
+        Game.from_scenario(d, seed=1)
+
+
+def test_the_pilot_leaves_his_squad_and_the_machine_starts_at_the_top() -> None:
+    g = Game.from_scenario(data(), seed=1)
+    squad, bk = g.state.units["tp_cyber"], g.state.units["tp_bronekhod"]
+    assert [m.id for m in squad.models] == [f"tp_cyber.{n}" for n in range(1, 6)]
+    assert bk.attrs["pilot"]["id"] == "tp_cyber.6"  # §3.2 note 3
+    assert (bk.attrs["durability"], bk.attrs["ammo"]) == (10, 12)  # §1.6
+    assert bk.attrs["loadout"] == ["ракетная установка#1", "ракетная установка#2"]
+
+
+def test_a_machine_shot_costs_ammo_and_one_weapon_fires_once_within_the_rate() -> None:
+    g = _face_off()
+    shots = [
+        a for a in g.legal_actions() if isinstance(a, Shoot) and a.unit == "pl_raptor"
+    ]
+    at_bk = [a for a in shots if a.target == "tp_bronekhod"]
+    assert at_bk and {a.weapon for a in at_bk} == {
+        "ракетная установка#1",
+        "ракетная установка#2",
+    }
+    n = len(g.log)
+    g.apply(at_bk[0])
+    new = g.log.iloc[n:]
+    raptor, bk = g.state.units["pl_raptor"], g.state.units["tp_bronekhod"]
+    assert raptor.attrs["ammo"] == 12 - 2  # §7.7: 2Д20 costs two cells
+    rng = new[(new["kind"] == "range") & new["dice"].notna()].iloc[0]
+    assert rng["dice"][0] + 3 >= 4  # Д6+3 at 4 steps always hits
+    power = new[(new["kind"] == "power") & new["dice"].notna()].iloc[0]
+    armour = 10  # the full track's cell; fully visible on the open bank
+    assert "target full" in new[new["kind"] == "aim"].iloc[0]["detail"]
+    dmg = sum(f > armour for f in power["dice"])
+    assert bk.attrs["durability"] == 10 - dmg
+    tests = new[(new["kind"] == "survival") & new["dice"].notna()]
+    assert len(tests) == (1 if dmg else 0)  # §7.4 III: once per damaging shot
+    # §7.6: RAPTOR's rate of fire is 1: the second launcher may not fire now
+    with pytest.raises(IllegalActionError, match="rate of fire 1 used up"):
+        g.apply(replace(at_bk[0], weapon="ракетная установка#2"))
+
+
+def test_a_machine_pays_a_speed_point_to_turn() -> None:
+    g = _face_off()
+    raptor = g.state.units["pl_raptor"]
+    m = raptor.models[0]
+    speed = g.ruleset.arm.machines["raptor"].speed_at(9)  # 5 (green)
+    step = g.ruleset.step_m
+    # straight ahead: speed steps are fine; turned 90° first: one point less
+    east = offset(m.position, 90.0, (speed - 0.5) * step)
+    with pytest.raises(IllegalActionError, match=r"costs 5\.50 speed points"):
+        g.apply(Move("pl_raptor", m.id, east))
+    g.apply(Move("pl_raptor", m.id, offset(m.position, 90.0, (speed - 1) * step)))
+    assert g.state.units["pl_raptor"].models[0].facing == pytest.approx(90.0)
