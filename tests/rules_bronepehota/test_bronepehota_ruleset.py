@@ -274,3 +274,22 @@ def test_a_machine_pays_a_speed_point_to_turn() -> None:
         g.apply(Move("pl_raptor", m.id, east))
     g.apply(Move("pl_raptor", m.id, offset(m.position, 90.0, (speed - 1) * step)))
     assert g.state.units["pl_raptor"].models[0].facing == pytest.approx(90.0)
+
+
+def test_a_flier_moves_twice_and_never_melees() -> None:
+    # §3.2: fliers move, shoot, move; no melee.  THUNDER (rank 3) piloted by a
+    # rank-3 soldier of the light assault landing.
+    d = data()
+    _unit(d, "pl_raptor").update(type="thunder", x=378085.0, y=5602830.0, facing=0)
+    g = Game.from_scenario(d, seed=7)
+    while g.state.vars["side"] != "polaris":
+        g.apply(next(a for a in g.legal_actions() if isinstance(a, EndSquad)))
+    m = g.state.units["pl_raptor"].models[0]
+    step = g.ruleset.step_m
+    first = offset(m.position, 0.0, 1 * step)
+    g.apply(Move("pl_raptor", m.id, first))
+    second = offset(first, 0.0, 1 * step)
+    g.apply(Move("pl_raptor", m.id, second))
+    with pytest.raises(IllegalActionError, match="moved twice"):
+        g.apply(Move("pl_raptor", m.id, offset(second, 0.0, 1 * step)))
+    assert not (set(g.log["kind"]) & {"melee", "melee roll"})
