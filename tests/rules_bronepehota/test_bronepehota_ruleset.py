@@ -198,7 +198,7 @@ def _face_off() -> Game:
     Polaris to act."""
     d = data()
     _unit(d, "pl_raptor").update(x=378085.0, y=5602830.0, facing=0)
-    _unit(d, "tp_bronekhod").update(x=378080.0, y=5602870.0, facing=180)
+    _unit(d, "tp_bronekhod").update(x=378085.0, y=5602870.0, facing=180)
     g = Game.from_scenario(d, seed=7)
     while g.state.vars["side"] != "polaris":
         ready = [a for a in g.legal_actions() if isinstance(a, EndSquad)]
@@ -249,7 +249,10 @@ def test_a_machine_shot_costs_ammo_and_one_weapon_fires_once_within_the_rate() -
     raptor, bk = g.state.units["pl_raptor"], g.state.units["tp_bronekhod"]
     assert raptor.attrs["ammo"] == 12 - 2  # §7.7: 2Д20 costs two cells
     rng = new[(new["kind"] == "range") & new["dice"].notna()].iloc[0]
-    assert rng["dice"][0] + 3 >= 4  # Д6+3 at 4 steps always hits
+    assert len(rng["dice"]) == 1
+    # Д6+3 at 4 steps always hits: the power dice are rolled
+    assert (new["kind"] == "power").any()
+    assert not any(str(r).startswith("miss") for r in new["result"].dropna())
     power = new[(new["kind"] == "power") & new["dice"].notna()].iloc[0]
     armour = 10  # the full track's cell; fully visible on the open bank
     assert "target full" in new[new["kind"] == "aim"].iloc[0]["detail"]
@@ -293,3 +296,18 @@ def test_a_flier_moves_twice_and_never_melees() -> None:
     with pytest.raises(IllegalActionError, match="moved twice"):
         g.apply(Move("pl_raptor", m.id, offset(second, 0.0, 1 * step)))
     assert not (set(g.log["kind"]) & {"melee", "melee roll"})
+
+
+def test_odds_table_of_two_figures_on_the_map_is_the_exact_shot_odds() -> None:
+    g = _face_off()
+    df = g.ruleset.odds_table(g.state, "pl_raptor", "tp_bronekhod")
+    assert list(df["weapon"]) == ["ракетная установка#1", "ракетная установка#2"]
+    row = df.iloc[0]
+    # Д6+3 at 4 steps always hits; each Д20 pierces armour 10 on 11-20
+    assert (row["steps"], row["visible"], row["armour"]) == (4, "full", 10)
+    assert row["allowed"] and row["p_hit"] == 1.0
+    assert row["p_damage"] == pytest.approx(1 - 0.5**2)
+    assert row["expected_damage"] == pytest.approx(1.0)
+    squad = g.ruleset.odds_table(g.state, "pl_assault", "tp_cyber")
+    assert set(squad["weapon"]) == {"personal weapon"}
+    assert (squad["p_damage"] <= squad["p_hit"] + 1e-12).all()

@@ -98,7 +98,7 @@ from .melee import (
     soldier_defence,
 )
 from .movement import machine_move_cost
-from .odds import hit_probability
+from .odds import hit_probability, shot_pmf
 from .shooting import (
     check_rate_of_fire,
     cover_bonus,
@@ -132,6 +132,8 @@ CONTACT_TOL_STEPS = 0.05
 EYE_M = 1.8
 SIGHT_HEIGHTS_M = {"soldier": (0.5, 1.0, 1.5, 2.0), "machine": (1.0, 2.0, 3.0, 4.0)}
 FLIGHT_M = 12.0
+#: Table 5's armour bonus by visibility; not visible: no shot (``None``).
+COVER: dict[str, int | None] = {"full": 0, "more_than_half": 1, "less_than_half": 3}
 #: ASSUMPTION: an objective is held by a side with a soldier within 2 steps.
 HOLD_STEPS = 2.0
 
@@ -1290,6 +1292,68 @@ class BronepehotaRuleset(RulesetBase):
             },
             "acted": {k: bool(u.attrs.get("acted")) for k, u in state.units.items()},
         }
+
+    def odds_table(self, state: GameState, shooter: str, target: str) -> Any:
+        """Exact odds of each figure (and weapon) of ``shooter`` firing at the
+        nearest figure of ``target`` now (:func:`~.odds.shot_pmf`, §7.4).
+
+        One row per figure and weapon: the distance in steps (rounded up), the
+        visibility and cover (Table 5), the armour with cover, whether the shot
+        is allowed now and why not, P(hit), P(at least one damage) and the
+        expected damage.  ``None`` when either unit is not on the map.
+        """
+        import pandas as pd
+
+        a_u, t_u = state.units.get(shooter), state.units.get(target)
+        if a_u is None or t_u is None or a_u.destroyed or t_u.destroyed:
+            return None
+        figs = [self._fig(t_u, m) for m in t_u.models if isinstance(m.position, Point)]
+        rows = []
+        for m in a_u.models:
+            if not isinstance(m.position, Point):
+                continue
+            f = self._fig(a_u, m)
+            if not figs:
+                break
+            t = min(figs, key=lambda e: distance(self._pos(f), self._pos(e)))
+            keys = [""] if f.machine is None else list(a_u.attrs.get("loadout", ()))
+            for key in keys:
+                if f.machine is None:
+                    s = f.soldier
+                    if s is None or s.range is None or s.power is None:
+                        continue
+                    rng, power = s.range, s.power
+                else:
+                    w = self._weapon(f, key)
+                    if w is None or w.range is None or w.power is None:
+                        continue
+                    rng, power = w.range, w.power
+                dist = distance(self._pos(f), self._pos(t)) / self.step_m
+                vis = visibility_of(self.visible_part(f, t))
+                why = self.shot_problem(state, f, t_u.id, t.model.id, key)
+                cover = COVER.get(vis)
+                pmf = shot_pmf(rng, dist, power, t.armour, cover=cover or 0)
+                ok = cover is not None
+                rows.append(
+                    {
+                        "shooter": m.id,
+                        "weapon": key or "personal weapon",
+                        "range": str(rng),
+                        "power": str(power),
+                        "target": t.model.id,
+                        "steps": steps(dist),
+                        "visible": vis,
+                        "armour": t.armour + (cover or 0),
+                        "allowed": why is None,
+                        "why_not": why or "",
+                        "p_hit": float(hit_probability(rng, dist)) if ok else 0.0,
+                        "p_damage": float(1 - pmf[0]) if ok else 0.0,
+                        "expected_damage": float(sum(k * p for k, p in enumerate(pmf)))
+                        if ok
+                        else 0.0,
+                    }
+                )
+        return pd.DataFrame(rows)
 
     def sight_options(
         self, state: GameState, observer: str, target: str | None
