@@ -311,3 +311,54 @@ def test_odds_table_of_two_figures_on_the_map_is_the_exact_shot_odds() -> None:
     squad = g.ruleset.odds_table(g.state, "pl_assault", "tp_cyber")
     assert set(squad["weapon"]) == {"personal weapon"}
     assert (squad["p_damage"] <= squad["p_hit"] + 1e-12).all()
+
+
+def test_a_machine_charging_a_machine_fights_d6_plus_armour_plus_melee() -> None:
+    # §8.1 Table 6: RAPTOR (cell 9, no melee weapon) against BRONEKHOD (cell 10);
+    # Table 7: a machine that loses takes the difference and its pilot a test
+    g = _face_off()
+    m = g.state.units["pl_raptor"].models[0]
+    bk = g.state.units["tp_bronekhod"].models[0]
+    gap = distance(m.position, bk.position) - m.radius_m - bk.radius_m
+    to = offset(m.position, 0.0, gap)
+    n = len(g.log)
+    g.apply(Move("pl_raptor", m.id, to))
+    new = g.log.iloc[n:]
+    rolls = new[new["kind"] == "melee roll"]
+    assert len(rolls) == 2  # not from behind: one die each
+    attack, defence = rolls.iloc[0]["dice"][0] + 9, rolls.iloc[1]["dice"][0] + 10
+    after = g.state.units["tp_bronekhod"].attrs["durability"]
+    if attack > defence:
+        assert after == 10 - (attack - defence)
+        assert len(new[(new["kind"] == "survival") & new["dice"].notna()]) == 1
+    else:
+        assert after == 10 and not (new["kind"] == "survival").any()
+
+
+def test_a_destroyed_machines_surviving_pilot_fights_on_foot() -> None:
+    # §5.1: at 0 the machine is removed; its pilot, if alive, stands where it stood
+    g = _face_off()
+    g.state.units["tp_bronekhod"].attrs["durability"] = 1  # a wreck already
+    where = g.state.units["tp_bronekhod"].models[0].position
+    shot = next(
+        a
+        for a in g.legal_actions()
+        if isinstance(a, Shoot) and a.unit == "pl_raptor" and a.target == "tp_bronekhod"
+    )
+    n = len(g.log)
+    g.apply(shot)
+    new = g.log.iloc[n:]
+    power = new[(new["kind"] == "power") & new["dice"].notna()].iloc[0]["dice"]
+    u = g.state.units["tp_bronekhod"]
+    if not any(f > 1 for f in power):
+        assert u.attrs["durability"] == 1
+        return
+    test = new[(new["kind"] == "survival") & new["dice"].notna()].iloc[0]["dice"][0]
+    pilot_armour = g.ruleset.arm.squads["tp_heavy_cyber_infantry"].soldiers[5].armour
+    if test <= pilot_armour:  # §5.3: he lives
+        assert [(m.id, m.kind, m.position) for m in u.models] == [
+            ("tp_cyber.6", "soldier", where)
+        ]
+        assert not u.destroyed and u.attrs["pilot"] is None
+    else:
+        assert u.destroyed
