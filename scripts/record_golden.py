@@ -50,6 +50,15 @@ def games(ruleset: str) -> list[tuple[Any, dict[str, str], int]]:
         data["id"] = "fow_remagen_1945_3turns"  # not the scenario file: its data
         pols = {"us": "random", "de": "random"}
         return [(data, pols, seed) for seed in (1, 2)]
+    if ruleset == "bronepehota-2008":  # a first cut without its own AI
+        import tomllib
+
+        path = ROOT / "scenarios" / "bronepehota_linz_bank.toml"
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data["turns"] = 3
+        data["id"] = "bronepehota_linz_bank_3turns"  # not the scenario file: its data
+        pols = {"polaris": "random", "protectorate": "random"}
+        return [(data, pols, seed) for seed in (1, 2)]
     out: list[tuple[Any, dict[str, str], int]] = []
     for sid in available_scenarios():
         sc = load_scenario(sid)

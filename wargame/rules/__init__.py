@@ -7,7 +7,8 @@ an id that names the edition, lazily (the module is imported on first use):
 * ``coh-2e`` - Conflict of Heroes: Awakening the Bear, 2nd edition, ``coh/``;
 * ``fow-v3`` - Flames of War, 3rd edition, ``fow/`` (in progress: movement and
   shooting on the real map; assault and morale still to come);
-* planned: ``bronepehota-2008`` (Бронепехота, 2008 rules).
+* ``bronepehota-2008`` - Бронепехота, official rules of 05.08.08,
+  ``bronepehota/`` (in progress: squads soldier by soldier on the real map).
 """
 
 from wargame.engine.policy import register_policy
@@ -16,6 +17,9 @@ from wargame.engine.ruleset import register_ruleset
 register_ruleset("waw-classic", "wargame.rules.waw.ruleset:WawRuleset")
 register_ruleset("coh-2e", "wargame.rules.coh.ruleset:CohRuleset")
 register_ruleset("fow-v3", "wargame.rules.fow.ruleset:FowRuleset")
+register_ruleset(
+    "bronepehota-2008", "wargame.rules.bronepehota.ruleset:BronepehotaRuleset"
+)
 # World at War's own AI players (wargame/rules/waw/ai/), beside its rules
 for _name, _cls in (("greedy", "GreedyPolicy"), ("doctrine", "DoctrinePolicy")):
     register_policy(_name, f"wargame.rules.waw.ai:{_cls}", ruleset="waw-classic")
