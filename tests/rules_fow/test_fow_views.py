@@ -41,3 +41,37 @@ def test_pinned_platoons_and_bailed_or_bogged_teams_are_drawn_so() -> None:
     assert pinned and all(p["style"]["color"] == SUPPRESSED_COLOUR for p in pinned)
     others = [p for p in dots.values() if p["unit"] == "us_2pl"]
     assert others and all(p["style"]["color"] != SUPPRESSED_COLOUR for p in others)
+
+
+def test_after_a_step_the_map_shows_the_trail_and_the_fire_line_at_points() -> None:
+    """The step marks of a free-movement game: a platoon's move is a trail
+    from its point to its new one, a shot a fire line from the firing
+    platoon's point to its target's, coloured by the result."""
+    from wargame.ai import get_policy
+    from wargame.render.trail import RESULT_COLOURS, step_marks_geojson
+
+    pol = get_policy("greedy", ruleset="fow-v3")
+    g = Game.from_scenario("fow_ockenfels_1945", seed=5)
+    g.policies = {"us": pol, "de": pol}
+    shot = None
+    for _ in range(200):
+        g.step()
+        last = g.log[g.log["action_index"] == g.log["action_index"].max()]
+        if (last["kind"] == "shoot").any():
+            shot = last[last["kind"] == "shoot"].iloc[-1]
+            break
+    assert shot is not None, "no shot in 200 actions"
+    fc = step_marks_geojson(g.map, g.log, steps=1)
+    lines = [f for f in fc["features"] if f["properties"]["mark"] == "shot"]
+    assert len(lines) == 1
+    props = lines[0]["properties"]
+    assert props["unit"] == shot["unit"] and props["hexes"] == []
+    (x0, y0), (x1, y1) = props["points"]
+    assert (x0, y0) == (round(shot["x_from"], 2), round(shot["y_from"], 2))
+    assert (x1, y1) == (round(shot["x_to"], 2), round(shot["y_to"], 2))
+    want = "hit" if shot["hits"] > 0 else "miss"
+    assert props["result"] == want
+    assert props["style"]["color"] == RESULT_COLOURS[want]
+    # and the older actions: move trails between points
+    fc3 = step_marks_geojson(g.map, g.log, steps=40)
+    assert any(f["properties"]["mark"] == "move" for f in fc3["features"])

@@ -2,14 +2,16 @@
 
 Pure functions from the event log to GeoJSON (no widgets).  They read only the
 neutral log columns every rule system fills (``hex_from``, ``hex_to``,
-``dice``, ``hits``, ``result``, ``action_index``, ``unit``, ``kind``), so they
-serve every rule system alike:
+``dice``, ``hits``, ``result``, ``action_index``, ``unit``, ``kind``, and, where
+units stand at points, ``x_from``/``y_from``/``x_to``/``y_to`` in map metres),
+so they serve every rule system alike, on hexes or at points:
 
 * an event that takes a unit from one hex to another, with no dice, is a
   **move**: a trail from hex to hex;
-* an event with dice from one hex at another is a **shot**: a fire line from the
-  firer's hex to the target's, coloured by its result (hits > 0: a hit; 0 hits:
-  a miss; no hit count: a roll), with the dice beside it;
+* an event with dice (or a count of hits) from one hex at another is a
+  **shot**: a fire line from the firer's hex to the target's, coloured by its
+  result (hits > 0: a hit; 0 hits: a miss; no hit count: a roll), with the
+  dice beside it;
 * other rolls (a save, a check) are dice at the hex they happened in.
 
 Marks fade with the age of their action: the latest action at full strength,
@@ -80,7 +82,18 @@ def _dice(v: Any) -> list[int]:
 
 
 class StepMark(dict):  # type: ignore[type-arg]
-    """One mark: a dict ``{mark, hexes, age, dice, result, unit, kind, detail}``."""
+    """One mark: a dict ``{mark, hexes, age, dice, result, unit, kind, detail}``;
+    ``hexes`` holds hex labels, or ``(x, y)`` map points where the log gives
+    points instead."""
+
+
+Place = str | tuple[float, float]
+
+
+def _point(x: Any, y: Any) -> tuple[float, float] | None:
+    if _na(x) or _na(y):
+        return None
+    return (round(float(x), 2), round(float(y), 2))
 
 
 def step_marks(log: pd.DataFrame, *, steps: int = FADE_STEPS) -> list[StepMark]:
@@ -103,7 +116,12 @@ def step_marks(log: pd.DataFrame, *, steps: int = FADE_STEPS) -> list[StepMark]:
     trail: StepMark | None = None
     for r in rows.itertuples(index=False):
         a = int(r.action_index)
-        h0, h1 = _text(r.hex_from), _text(r.hex_to)
+        h0: Place | None = _text(r.hex_from) or _point(
+            getattr(r, "x_from", None), getattr(r, "y_from", None)
+        )
+        h1: Place | None = _text(r.hex_to) or _point(
+            getattr(r, "x_to", None), getattr(r, "y_to", None)
+        )
         dice = _dice(r.dice)
         unit = _text(r.unit)
         base = {
@@ -112,7 +130,9 @@ def step_marks(log: pd.DataFrame, *, steps: int = FADE_STEPS) -> list[StepMark]:
             "kind": _text(r.kind),
             "detail": _text(r.detail),
         }
-        if h0 and h1 and h0 != h1 and not dice:
+        hits: Any = getattr(r, "hits", None)
+        fired = bool(dice) or not _na(hits)  # a shot: dice, or a count of hits
+        if h0 and h1 and h0 != h1 and not fired:
             if (
                 trail is not None
                 and trail["unit"] == unit
@@ -125,9 +145,8 @@ def step_marks(log: pd.DataFrame, *, steps: int = FADE_STEPS) -> list[StepMark]:
             marks.append(trail)
             continue
         trail = None
-        if not dice:
+        if not fired:
             continue
-        hits: Any = getattr(r, "hits", None)
         result = "roll" if _na(hits) else ("hit" if int(hits) > 0 else "miss")
         if h0 and h1 and h0 != h1:
             marks.append(
@@ -140,7 +159,7 @@ def step_marks(log: pd.DataFrame, *, steps: int = FADE_STEPS) -> list[StepMark]:
                     text=_text(r.result),
                 )
             )
-        elif h1 or h0:
+        elif dice and (h1 or h0):
             marks.append(
                 StepMark(
                     base,
@@ -154,6 +173,15 @@ def step_marks(log: pd.DataFrame, *, steps: int = FADE_STEPS) -> list[StepMark]:
     return marks
 
 
+def _lonlat(
+    m: Any, centres: dict[str, tuple[float, float]], where: Place
+) -> tuple[float, float] | None:
+    if isinstance(where, str):
+        return centres.get(where)
+    lon, lat = m.to_lonlat([where[0]], [where[1]])
+    return float(lon[0]), float(lat[0])
+
+
 def _opacity(age: int) -> float:
     return OPACITY[min(age, len(OPACITY) - 1)]
 
@@ -163,18 +191,26 @@ def step_marks_geojson(
 ) -> dict[str, Any]:
     """The marks of :func:`step_marks` as a GeoJSON FeatureCollection (WGS84).
 
-    Moves and shots are LineStrings between hex centres, dice are Points (at a
-    shot's middle, else at the hex); each feature's ``properties`` hold the mark
-    and a Leaflet ``style`` (colour by result, opacity by age, dashed for a
-    miss).  Hexes not on the map are left out.
+    Moves and shots are LineStrings between hex centres (or the points of a
+    free-movement log), dice are Points (at a shot's middle, else at the
+    place); each feature's ``properties`` hold the mark and a Leaflet ``style``
+    (colour by result, opacity by age, dashed for a miss).  Hexes not on the
+    map are left out.  ``hexes`` lists the hex labels, ``points`` the map points.
     """
-    centres = hex_lonlat(m)
+    marks = step_marks(log, steps=steps)
+    centres = (
+        hex_lonlat(m)
+        if any(isinstance(h, str) for mk in marks for h in mk["hexes"])
+        else {}
+    )
     features: list[dict[str, Any]] = []
-    for mk in step_marks(log, steps=steps):
-        pts = [centres[h] for h in mk["hexes"] if h in centres]
+    for mk in marks:
+        found = [_lonlat(m, centres, h) for h in mk["hexes"]]
+        pts: list[tuple[float, float]] = [p for p in found if p is not None]
         op = _opacity(mk["age"])
         props = {k: v for k, v in mk.items() if k != "hexes"}
-        props["hexes"] = list(mk["hexes"])
+        props["hexes"] = [h for h in mk["hexes"] if isinstance(h, str)]
+        props["points"] = [list(h) for h in mk["hexes"] if not isinstance(h, str)]
         if mk["mark"] in ("move", "shot") and len(pts) >= 2:
             colour = RESULT_COLOURS["move" if mk["mark"] == "move" else mk["result"]]
             style = {

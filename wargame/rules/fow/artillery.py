@@ -532,7 +532,7 @@ def _hit_on(
 
 def bombardment(rs: FowRuleset, ctx: RuleContext, action: Bombard) -> None:
     """Platoon ``action.unit`` bombards ``action.at`` (module docstring)."""
-    from .play import _with
+    from .play import _with, at
 
     st = ctx.state
     u = st.units[action.unit]
@@ -561,6 +561,7 @@ def bombardment(rs: FowRuleset, ctx: RuleContext, action: Bombard) -> None:
             side=side,
             unit=u.id,
             target=plan.target,
+            point_from=at(u),
             point_to=action.at,
             hits=0,
             result="failed to range in",
@@ -654,6 +655,7 @@ def bombardment(rs: FowRuleset, ctx: RuleContext, action: Bombard) -> None:
         side=side,
         unit=u.id,
         target=plan.target,
+        point_from=at(u),
         point_to=action.at,
         hits=total,
         result=f"{total} hit(s), {lost_total} team(s) destroyed",

@@ -166,6 +166,8 @@ def _defensive_fire(rs: FowRuleset, ctx: RuleContext, uid: str) -> bool:
             side=d.side,
             unit=did,
             target=uid,
+            point_from=play.at(d),
+            point_to=play.at(st.units[uid]),
             hits=n,
             result=f"{len(lost)} team(s) destroyed",
             detail=f"{d.name} fires defensively at {u.name}: {plan.dice} dice, "

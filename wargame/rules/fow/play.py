@@ -53,6 +53,11 @@ OBJECTIVE_IN = 4.0
 BULLETPROOF = ("town",)
 
 
+def at(u: Unit) -> Point | None:
+    """A platoon's point (``None`` off the table): for the events' places."""
+    return u.position if isinstance(u.position, Point) else None
+
+
 def _with(m: Model, **attrs: object) -> Model:
     """The model with some attrs set (``None`` removes one)."""
     new = {k: v for k, v in m.attrs.items() if k not in attrs}
@@ -274,6 +279,8 @@ def shoot(rs: FowRuleset, ctx: RuleContext, uid: str, tid: str) -> None:
         side=side,
         unit=uid,
         target=tid,
+        point_from=at(u),
+        point_to=at(t),
         hits=total,
         result="destroyed" if not left else f"{len(lost)} team(s) destroyed",
         detail=f"{u.name} shoots at {t.name}: {plan.dice} dice, {total} hit(s)"
