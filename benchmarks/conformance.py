@@ -60,12 +60,25 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--ruleset", required=True, help="rule system id, e.g. fow-v3")
     p.add_argument("--seeds", type=int, default=200)
     p.add_argument("--processes", type=int, default=os.cpu_count() or 1)
+    p.add_argument(
+        "--scenario", action="append", help="only this scenario (repeatable)"
+    )
     args = p.parse_args(argv)
     if args.seeds < 1 or args.processes < 1:
         p.error("--seeds and --processes must be at least 1")
     names = [
         s for s in available_scenarios() if load_scenario(s).ruleset == args.ruleset
     ]
+    if args.scenario:
+        unknown = sorted(set(args.scenario) - set(names))
+        if unknown:
+            print(
+                f"not a shipped scenario of {args.ruleset!r}: {', '.join(unknown)} "
+                f"(choose from {', '.join(names)})",
+                file=sys.stderr,
+            )
+            return 2
+        names = [n for n in names if n in args.scenario]
     if not names:
         print(f"no shipped scenario of {args.ruleset!r}", file=sys.stderr)
         return 2
