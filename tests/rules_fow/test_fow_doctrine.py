@@ -26,3 +26,12 @@ def test_doctrine_plays_the_meeting_engagement_to_the_end_the_same_twice() -> No
     for _ in range(40):
         again.step()
     assert list(again.actions) == list(g.actions)[:40]
+
+
+def test_doctrine_plays_remagen_to_a_decision_with_assaults_or_shots() -> None:
+    """Remagen has no draws in 100 doctrine games (docs): one plays to a winner."""
+    sc = load_scenario("fow_remagen_1945")
+    g = Game(sc, seed=11, policies={"us": DoctrinePolicy(), "de": DoctrinePolicy()})
+    g.run()
+    assert g.outcome is not None and g.outcome.winner in ("us", "de")
+    assert (g.log["kind"] == "shoot").any()
