@@ -861,6 +861,12 @@ class FowRuleset(OddsCommand, RulesetBase):
             spent=bool(unit.attrs.get("moved") and unit.attrs.get("fired")),
         )
 
+    def describe(self, state: GameState, action: Action) -> str:
+        """The action in words (:mod:`.words`)."""
+        from .words import describe
+
+        return describe(self, state, action)
+
     def model_marks(self, state: GameState, unit: Unit) -> dict[str, tuple[str, ...]]:
         """Bailed Out and Bogged Down teams (research/fow.md §2.1, §3.5)."""
         out: dict[str, tuple[str, ...]] = {}
