@@ -861,6 +861,13 @@ class FowRuleset(OddsCommand, RulesetBase):
             spent=bool(unit.attrs.get("moved") and unit.attrs.get("fired")),
         )
 
+    def odds_table(self, state: GameState, shooter: str, target: str) -> Any:
+        """Exact odds of ``shooter`` shooting at ``target`` now
+        (:func:`.odds_map.platoon_odds`)."""
+        from .odds_map import platoon_odds
+
+        return platoon_odds(self, state, shooter, target)
+
     def describe(self, state: GameState, action: Action) -> str:
         """The action in words (:mod:`.words`)."""
         from .words import describe
