@@ -11,16 +11,12 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import nbformat
 import pytest
 from uihelpers import (
     ARTIFACTS,
-    REPO,
-    free_port,
-    start_server,
+    serve_notebook,
     stop_server,
     two_frames,
-    voila_argv,
 )
 
 SETUP = """from wargame.engine import Game
@@ -35,16 +31,9 @@ view"""
 
 @pytest.fixture(scope="module")
 def moves_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    folder = Path(tmp_path_factory.mktemp("moves"))
-    nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell(SETUP)]
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
-    nbformat.write(nb, folder / "moves.ipynb")
-    port = free_port()
-    argv = voila_argv(port, str(folder / "moves.ipynb"))
-    proc = start_server(argv, port, ARTIFACTS / "voila-moves.log", cwd=REPO)
+    proc, url = serve_notebook(Path(tmp_path_factory.mktemp("moves")), "moves", SETUP)
     try:
-        yield f"http://127.0.0.1:{port}/"
+        yield url
     finally:
         stop_server(proc)
 

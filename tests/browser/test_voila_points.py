@@ -15,18 +15,14 @@ import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
-import nbformat
 import pytest
 from uihelpers import (
     ARTIFACTS,
     REPO,
-    free_port,
-    start_server,
+    serve_notebook,
     stop_server,
     two_frames,
-    voila_argv,
 )
 
 SETUP = f"""import sys
@@ -54,20 +50,9 @@ view.leaflet.zoom = 17
 view"""
 
 
-def _serve(folder: Path, name: str, source: str) -> tuple[Any, str]:
-    nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell(source)]
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
-    nbformat.write(nb, folder / f"{name}.ipynb")
-    port = free_port()
-    argv = voila_argv(port, str(folder / f"{name}.ipynb"))
-    proc = start_server(argv, port, ARTIFACTS / f"voila-{name}.log", cwd=REPO)
-    return proc, f"http://127.0.0.1:{port}/"
-
-
 @pytest.fixture(scope="module")
 def points_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    proc, url = _serve(Path(tmp_path_factory.mktemp("points")), "points", SETUP)
+    proc, url = serve_notebook(Path(tmp_path_factory.mktemp("points")), "points", SETUP)
     try:
         yield url
     finally:
@@ -76,7 +61,7 @@ def points_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def fow_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    proc, url = _serve(Path(tmp_path_factory.mktemp("fow")), "fow", FOW_SETUP)
+    proc, url = serve_notebook(Path(tmp_path_factory.mktemp("fow")), "fow", FOW_SETUP)
     try:
         yield url
     finally:

@@ -146,6 +146,22 @@ def voila_argv(port: int, notebook: str, *, token: bool = False) -> list[str]:
     ]
 
 
+def serve_notebook(folder: Path, name: str, source: str) -> tuple[Any, str]:
+    """Write a one-cell notebook ``folder/name.ipynb`` and serve it with Voila
+    on a free loopback port: ``(process, url)`` (stop it with
+    :func:`stop_server`)."""
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(source)]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
+    nbformat.write(nb, folder / f"{name}.ipynb")
+    port = free_port()
+    argv = voila_argv(port, str(folder / f"{name}.ipynb"))
+    proc = start_server(argv, port, ARTIFACTS / f"voila-{name}.log", cwd=REPO)
+    return proc, f"http://127.0.0.1:{port}/"
+
+
 def lab_argv(port: int) -> list[str]:
     return [
         os.path.join(VENV_BIN, "jupyter"),

@@ -57,6 +57,7 @@ from wargame.geo.going import (
 )
 from wargame.geo.terrain import ROAD_CLASSES, TERRAIN_CLASSES, road_rank
 from wargame.rules.fow.data import VEHICLE_MOBILITIES
+from wargame.rules.fow.dice import SKILL_TEST
 from wargame.rules.fow.movement import (
     GOINGS,
     GROUND_SCALE_M_PER_INCH,
@@ -203,9 +204,6 @@ CONCEALMENT: dict[str, tuple[bool, str]] = {
     "rubble": (True, "estimate: broken buildings hide a team like buildings do"),
 }
 
-#: Skill test scores (research/fow.md §5, S12 [A]; S8 part 16 [B]).
-_SKILL_TEST = {"conscript": 5, "trained": 4, "veteran": 3}
-
 _SEVERITY = {g: i for i, g in enumerate(GOINGS)}
 
 
@@ -293,10 +291,10 @@ def bog_chance(
         return Fraction(0)
     if check == "skill":
         try:
-            need = _SKILL_TEST[skill.lower()]
+            need = SKILL_TEST[skill.lower()]
         except (KeyError, AttributeError):
             raise ValueError(
-                f"unknown skill {skill!r}; give one of {list(_SKILL_TEST)}"
+                f"unknown skill {skill!r}; give one of {list(SKILL_TEST)}"
             ) from None
     else:
         need = int(check[0])

@@ -333,16 +333,13 @@ class FowRuleset(OddsCommand, RulesetBase):
         """A team's profile."""
         return teams()[m.kind]
 
-    def _side_to_play(self, state: GameState) -> str | None:
-        return None if state.phase in ("setup", "end") else str(state.vars["side"])
-
     def current_side(self, state: GameState) -> str | None:
         """The side to play; while an assault waits for the defender's choice
         (counterattack or break off), the defender."""
         fight = state.vars.get("fight")
         if fight and state.phase == "assault":
             return str(state.units[fight["pending"][0]].side)
-        return self._side_to_play(state)
+        return None if state.phase in ("setup", "end") else str(state.vars["side"])
 
     def _in_play(self, u: Unit) -> bool:
         return not u.destroyed and isinstance(u.position, Point) and bool(u.models)
