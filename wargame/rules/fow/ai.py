@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import weakref
 from typing import Any
 
 import numpy as np
@@ -111,20 +112,24 @@ def _route_m(rules: Any, view: Any, a: Point, b: Point) -> float:
 
 def _wet(m: Any, a: Point, b: Point) -> bool:
     """Whether the straight line ``a``-``b`` crosses water (sampled every 10 m)."""
-    key = (id(m), round(a.x), round(a.y), round(b.x), round(b.y))
-    got = _WET.get(key)
+    known = _WET.setdefault(m, {})
+    key = (round(a.x), round(a.y), round(b.x), round(b.y))
+    got = known.get(key)
     if got is None:
         n = max(2, int(math.hypot(b.x - a.x, b.y - a.y) // 10))
         t = np.linspace(0.0, 1.0, n + 1)
         classes = m.terrain_at(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t)
         got = bool(np.any(np.asarray(classes, dtype=object) == "water"))
-        if len(_WET) > 50_000:
-            _WET.clear()
-        _WET[key] = got
+        if len(known) > 50_000:
+            known.clear()
+        known[key] = got
     return got
 
 
-_WET: dict[tuple[int, int, int, int, int], bool] = {}
+#: Lines known to cross water or not, per map (kept as long as the map lives).
+_WET: weakref.WeakKeyDictionary[Any, dict[tuple[int, int, int, int], bool]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 class GreedyPolicy:
