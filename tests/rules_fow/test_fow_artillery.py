@@ -435,3 +435,30 @@ def test_a_bombardment_hit_on_a_tank_meets_its_top_armour() -> None:
         )
         seen.add(result)
     assert "no effect" in seen
+
+
+def test_smoke_is_drawn_on_the_map_while_it_lasts() -> None:
+    """The smoke template is a grey area in the models layer (the neutral
+    ``map_areas`` hook) from when it is laid until it is removed."""
+    from wargame.render.points import AREA_STYLES, models_geojson
+
+    for seed in range(1, 30):
+        g = _battery(seed)
+        g.apply(Bombard("us_mortars", _aim(g, "de_hmg.1"), smoke=True))
+        if not g.state.vars.get("smoke"):
+            continue
+        areas = [f for f in models_geojson(g)["features"] if "area" in f["properties"]]
+        assert len(areas) == 1
+        props = areas[0]["properties"]
+        assert props["kind"] == "smoke" and props["style"] == AREA_STYLES["smoke"]
+        assert props["area"].startswith("smoke (")
+        ring = areas[0]["geometry"]["coordinates"][0]
+        assert len(ring) == 5  # a closed rectangle (lon, lat)
+        for _ in range(5):  # to the US Starting Step that removes it
+            g.apply(Next())
+        assert not g.state.vars.get("smoke")
+        assert not [
+            f for f in models_geojson(g)["features"] if "area" in f["properties"]
+        ]
+        return
+    raise AssertionError("no seed ranged in the smoke")  # pragma: no cover

@@ -30,7 +30,32 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-__all__ = ["Going", "Panel", "PanelItem", "PanelSection", "Reach", "UnitLook"]
+__all__ = [
+    "Area",
+    "Going",
+    "Panel",
+    "PanelItem",
+    "PanelSection",
+    "Reach",
+    "UnitLook",
+]
+
+
+@dataclass(frozen=True)
+class Area:
+    """A piece of the table a rule system marks for a while (a smoke screen, a
+    template), drawn under the units.
+
+    Attributes:
+        label: what it is, in the rule system's words (``"smoke (2nd Mortars)"``).
+        coords: its outline, ``((x, y), ...)`` in map metres (closed or not).
+        kind: a word the renderer colours by (``"smoke"``, ``"template"``;
+            anything else: a neutral outline).
+    """
+
+    label: str
+    coords: tuple[tuple[float, float], ...]
+    kind: str = "area"
 
 
 @dataclass(frozen=True)

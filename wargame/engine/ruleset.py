@@ -47,7 +47,7 @@ import numpy as np
 from .actions import Action, action_from_dict
 from .errors import UnknownRulesetError
 from .events import Event
-from .present import Going, Panel, PanelItem, PanelSection, Reach, UnitLook
+from .present import Area, Going, Panel, PanelItem, PanelSection, Reach, UnitLook
 from .state import Change, GameState, Point, Unit
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -285,6 +285,10 @@ class Ruleset(Protocol):
         tank Bailed Out), by model id; models without one are left out."""
         ...
 
+    def map_areas(self, state: GameState) -> tuple[Area, ...]:
+        """Pieces of the table the rules mark for now (smoke, templates)."""
+        ...
+
     def sight_options(
         self, state: GameState, observer: str, target: str | None
     ) -> dict[str, Any]:
@@ -477,6 +481,15 @@ class RulesetBase:
             {}
         """
         return {}
+
+    def map_areas(self, state: GameState) -> tuple[Area, ...]:
+        """No marked area.
+
+        Examples:
+            >>> RulesetBase().map_areas(None)  # type: ignore[arg-type]
+            ()
+        """
+        return ()
 
     def sight_options(
         self, state: GameState, observer: str, target: str | None

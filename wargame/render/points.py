@@ -64,6 +64,13 @@ __all__ = [
 #: Length of the tick that shows a model's facing (map metres).
 FACING_TICK_M = 15.0
 #: Leaflet circle-marker style of a model's base (the fill is the side colour).
+#: Leaflet styles of the rule systems' marked areas by kind (``Area.kind``).
+AREA_STYLES: dict[str, dict[str, Any]] = {
+    "smoke": {"color": "#888", "weight": 1, "fillColor": "#bbb", "fillOpacity": 0.45},
+    "template": {"color": "#e67e22", "weight": 2, "fillOpacity": 0.1},
+    "area": {"color": "#555", "weight": 1, "fillOpacity": 0.1, "dashArray": "4 3"},
+}
+
 #: Outline of the models of a suppressed unit (pinned, disrupted...).
 SUPPRESSED_COLOUR = "#d62728"
 
@@ -110,7 +117,9 @@ def models_geojson(
     A unit without placed models is drawn as one dot at its own point.  Dot
     properties: ``unit``, ``model``, ``kind``, ``side``, ``facing``, ``style``
     (a circle marker: the side's colour, bigger for ``selected``); tick
-    properties: ``unit``, ``model``, ``facing``, ``style``.
+    properties: ``unit``, ``model``, ``facing``, ``style``.  The rule system's
+    marked areas (:meth:`map_areas`: smoke, templates) come first, under the
+    dots, as polygons with ``area`` (the label), ``kind`` and ``style``.
 
     Args:
         game: the game (its map places the points).
@@ -174,7 +183,19 @@ def models_geojson(
                         {"unit": uid, "model": mid, "facing": facing, "style": tick},
                     )
                 )
-    feats: list[dict[str, Any]] = []
+    feats: list[dict[str, Any]] = [
+        geometry_feature(
+            m,
+            shapely.Polygon(a.coords),
+            {
+                "area": a.label,
+                "kind": a.kind,
+                "style": AREA_STYLES.get(a.kind, AREA_STYLES["area"]),
+            },
+        )
+        for a in game.ruleset.map_areas(state)
+        if len(a.coords) >= 3
+    ]
     if xs:
         lon, lat = m.to_lonlat(xs, ys)
         for lo, la, pr in zip(lon, lat, props, strict=True):

@@ -97,6 +97,7 @@ class PointPlanner:
         sel = self.view.selected_unit
         key = (
             sel,
+            self.view.game.ruleset.map_areas(state),
             tuple(
                 (
                     uid,

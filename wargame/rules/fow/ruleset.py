@@ -65,7 +65,7 @@ from wargame.engine import (
     locate_point,
     place_units,
 )
-from wargame.engine.present import Going, Reach, UnitLook
+from wargame.engine.present import Area, Going, Reach, UnitLook
 from wargame.engine.state import Formation
 
 from . import artillery, transport
@@ -870,6 +870,12 @@ class FowRuleset(OddsCommand, RulesetBase):
         from .words import describe
 
         return describe(self, state, action)
+
+    def map_areas(self, state: GameState) -> tuple[Area, ...]:
+        """The smoke templates on the table (:mod:`.smoke`)."""
+        from .smoke import smoke_areas
+
+        return smoke_areas(state)
 
     def model_marks(self, state: GameState, unit: Unit) -> dict[str, tuple[str, ...]]:
         """Bailed Out and Bogged Down teams (research/fow.md §2.1, §3.5)."""

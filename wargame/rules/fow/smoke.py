@@ -38,13 +38,21 @@ from typing import TYPE_CHECKING, Any
 import shapely
 
 from wargame.engine import RuleContext, var_change
+from wargame.engine.present import Area
 
 if TYPE_CHECKING:  # pragma: no cover
     from wargame.engine import GameState
 
     from .ruleset import FowRuleset
 
-__all__ = ["SMOKE_VAR", "Template", "clear_smoke", "markers", "smoke_between"]
+__all__ = [
+    "SMOKE_VAR",
+    "Template",
+    "clear_smoke",
+    "markers",
+    "smoke_areas",
+    "smoke_between",
+]
 
 #: The state variable holding the smoke markers on the table.
 SMOKE_VAR = "smoke"
@@ -100,6 +108,21 @@ def _template(marker: Sequence[Any]) -> Template:
 def markers(state: GameState) -> tuple[tuple[Any, ...], ...]:
     """The smoke markers on the table."""
     return tuple(state.vars.get(SMOKE_VAR, ()))
+
+
+def smoke_areas(state: GameState) -> tuple[Area, ...]:
+    """The smoke templates on the table as areas to draw (the ``map_areas``
+    hook), labelled with the platoon that laid them."""
+    out = []
+    for mk in markers(state):
+        u = state.units.get(str(mk[1]))
+        who = u.name if u is not None else str(mk[1])
+        coords = tuple(
+            (round(float(x), 2), round(float(y), 2))
+            for x, y in _template(mk).polygon.exterior.coords
+        )
+        out.append(Area(f"smoke ({who})", coords, "smoke"))
+    return tuple(out)
 
 
 def smoke_between(
