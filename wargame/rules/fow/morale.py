@@ -130,7 +130,10 @@ def company_morale(rs: FowRuleset, ctx: RuleContext, side: str) -> bool:
     [A: S12, S2]); ``True`` if it failed and the game is over (its player
     loses, the outcome ``"company morale"``)."""
     st = ctx.state
-    platoons = [u for u in st.units.values() if u.side == side]
+    # reserves still to arrive do not count (ASSUMPTION, reserves.py)
+    platoons = [
+        u for u in st.units.values() if u.side == side and not u.attrs.get("reserve")
+    ]
     alive = [u for u in platoons if rs._in_play(u)]
     if not alive or not below_half_strength(start=len(platoons), in_play=len(alive)):
         return False

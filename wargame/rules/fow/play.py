@@ -38,6 +38,7 @@ from .dice import MOTIVATION_TEST, SKILL_TEST, passes
 from .morale import company_morale, platoon_morale
 from .moves import command_radius_m, out_of_command
 from .odds import armour_result, penetrates, save_result
+from .reserves import arrivals
 from .shooting import PIN_HITS, ShotPlan, facing_armour
 from .smoke import clear_smoke
 
@@ -118,6 +119,7 @@ def start_turn(
         return
     _objectives(rs, ctx, side)
     demolitions_step(rs, ctx, side)
+    arrivals(rs, ctx, side)  # item 6: reserves (reserves.py)
     for uid in sorted(st.units):
         u = st.units[uid]
         if u.side != side or not rs._in_play(u):
@@ -539,7 +541,7 @@ def next_step(rs: FowRuleset, ctx: RuleContext) -> None:
     alive = [
         s
         for s in rs.sides
-        if any(rs._in_play(u) for u in st.units.values() if u.side == s)
+        if any(rs._in_game(u) for u in st.units.values() if u.side == s)
     ]
     nxt = rs.sides[(rs.sides.index(side) + 1) % len(rs.sides)]
     last = nxt == rs.sides[0] and st.turn >= rs.scenario.turns

@@ -67,7 +67,7 @@ from wargame.engine import (
 )
 from wargame.engine.state import Formation
 
-from . import artillery, transport
+from . import artillery, reserves, transport
 from .artillery import Bombard
 from .assault import CHARGE_IN, charge_moves
 from .bridges import bridge_waypoints, parse_bridges, standing
@@ -201,6 +201,7 @@ class FowRuleset(FowPresentation, OddsCommand, RulesetBase):
         "end",
         *artillery.EVENT_KINDS,  # bombardments and smoke (artillery.py)
         *transport.EVENT_KINDS,  # passengers (transport.py)
+        *reserves.EVENT_KINDS,  # reserves arriving (reserves.py)
     )
     action_types: ClassVar[dict[str, type[Action]]] = {
         c.type: c
@@ -219,7 +220,10 @@ class FowRuleset(FowPresentation, OddsCommand, RulesetBase):
     }
     scenario_keys: ClassVar[Mapping[str, frozenset[str]]] = {
         "scenario": frozenset({"objectives", "bridges", "rules"}),
-        "units": frozenset({"teams", "command", "motivation", "skill", "mounted_in"}),
+        "units": frozenset(
+            {"teams", "command", "motivation", "skill", "mounted_in"}
+            | {"reserve", "arrives"}
+        ),
         "rules": frozenset({"ground_scale_m_per_inch"}),
     }
 
@@ -263,6 +267,7 @@ class FowRuleset(FowPresentation, OddsCommand, RulesetBase):
             },
             file,
         )
+        problems += reserves.reserves_problems(scenario.units, file)
         if problems:
             raise ScenarioError(problems)
         placed = place_units(
@@ -306,6 +311,9 @@ class FowRuleset(FowPresentation, OddsCommand, RulesetBase):
             spec = self.specs[uid]
             side = raw.get("side") or st.formations[raw["formation"]].side
             pu = self.placed.get(uid)
+            held = reserves.reserve_attrs(raw)  # off the table (reserves.py)
+            if held:
+                pu = None
             models = (
                 pu.models
                 if pu is not None
@@ -324,7 +332,8 @@ class FowRuleset(FowPresentation, OddsCommand, RulesetBase):
                 facing=round(pu.facing) % 360 if pu is not None else None,
                 models=models,
                 attrs={"motivation": spec.motivation, "skill": spec.skill}
-                | ({"mounted_in": raw["mounted_in"]} if raw.get("mounted_in") else {}),
+                | ({"mounted_in": raw["mounted_in"]} if raw.get("mounted_in") else {})
+                | held,
             )
         return st
 
@@ -343,6 +352,10 @@ class FowRuleset(FowPresentation, OddsCommand, RulesetBase):
 
     def _in_play(self, u: Unit) -> bool:
         return not u.destroyed and isinstance(u.position, Point) and bool(u.models)
+
+    def _in_game(self, u: Unit) -> bool:
+        """On the table, or still to arrive from reserve (reserves.py)."""
+        return self._in_play(u) or (not u.destroyed and bool(u.attrs.get("reserve")))
 
     def _own(self, state: GameState, uid: str, flag: str) -> Unit:
         side = self.current_side(state)
@@ -804,7 +817,7 @@ class FowRuleset(FowPresentation, OddsCommand, RulesetBase):
             win = next((s for s in self.sides if s != broke), None)
             return Outcome(win, "company morale", vp, state.turn)
         alive = {
-            s: any(self._in_play(u) for u in state.units.values() if u.side == s)
+            s: any(self._in_game(u) for u in state.units.values() if u.side == s)
             for s in self.sides
         }
         if sum(alive.values()) == 1:
