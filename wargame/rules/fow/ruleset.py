@@ -31,9 +31,11 @@ Assault Steps in order (research/fow.md §1, S17 and S6 [A]).  What is built:
 * **Transports** (:mod:`.transport`, ``Mount``, ``Dismount``): scenario
   ``mounted_in``, passengers riding off the table, getting out and in, a
   destroyed transport's passengers saving on 5+.
+* **Reserves** (:mod:`.reserves`): scenario ``reserve``/``arrives``, a die per
+  platoon in the Starting Step (item 6).
 
 Not built yet (documented in ``docs/rules/fow-v3.md``): air support,
-reserves, ambushes, repeat bombardments, observer and company-command
+ambushes, repeat bombardments, observer and company-command
 spotters, passenger-fired MGs, night, independent teams and the company
 command team (so no re-roll of the counterattack test), the sole-survivor test
 of the Starting Step, and a consolidation move of the assault's winner (it
