@@ -86,6 +86,7 @@ from .actions import EndSquad, Fig, Move, Shoot, angle_off
 from .data import Armlists, load_armlists
 from .movement import machine_move_cost
 from .odds import hit_probability
+from .odds_cli import OddsCommand
 from .play import Play
 from .table import (
     BASE_RADIUS_STEPS,
@@ -104,7 +105,7 @@ __all__ = [
 ]
 
 
-class BronepehotaRuleset(Views, Play):
+class BronepehotaRuleset(OddsCommand, Views, Play):
     """Бронепехота 2008 squads and machines on the real map (module docstring)."""
 
     id = "bronepehota-2008"
@@ -130,6 +131,8 @@ class BronepehotaRuleset(Views, Play):
     action_types: ClassVar[Mapping[str, type[Action]]] = {
         c.type: c for c in (Move, Shoot, EndSquad)
     }
+    #: ``wargame odds bronepehota-2008`` (:mod:`.odds_cli`)
+    odds_command: ClassVar[bool] = True
     scenario_keys: ClassVar[Mapping[str, frozenset[str]]] = {
         "scenario": frozenset({"objectives", "rules"}),
         "units": frozenset({"pilot", "loadout"}),
