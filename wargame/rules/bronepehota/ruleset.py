@@ -133,6 +133,8 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
     }
     #: ``wargame odds bronepehota-2008`` (:mod:`.odds_cli`)
     odds_command: ClassVar[bool] = True
+    #: The player ``wargame run`` gives a side when none is named (:mod:`.ai`)
+    default_policy: ClassVar[str] = "doctrine"
     scenario_keys: ClassVar[Mapping[str, frozenset[str]]] = {
         "scenario": frozenset({"objectives", "rules"}),
         "units": frozenset({"pilot", "loadout"}),

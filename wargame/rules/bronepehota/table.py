@@ -244,3 +244,29 @@ class Table(RulesetBase):
             if w
         ]
         return machine_strength(f.armour, bb, surprised=surprised)
+
+    # -- for players (ai.py) ------------------------------------------------ #
+    def melee_strength(self, f: Fig, *, surprised: bool = False) -> Dice | int:
+        """Table 6 strength of ``f`` (:meth:`_strength`), for the AI players."""
+        return self._strength(f, surprised=surprised)
+
+    def shot_dice(self, f: Fig, key: str = "") -> tuple[Dice, Dice] | None:
+        """The range and power dice of ``f``'s personal weapon or loadout weapon
+        ``key`` (§7.1, §2.2), ignoring rate of fire and ammunition."""
+        if f.machine is None:
+            s = f.soldier
+            if s is None or s.range is None or s.power is None:
+                return None
+            return s.range, s.power
+        w = self._weapon(f, key)
+        if w is None or w.range is None or w.power is None:
+            return None
+        return w.range, w.power
+
+    def figures_of(self, state: GameState) -> list[Fig]:
+        """Every figure on the map (soldiers, machines)."""
+        return self._figures(state)
+
+    def position(self, f: Fig) -> Point:
+        """Where figure ``f`` stands."""
+        return self._pos(f)
