@@ -82,8 +82,8 @@ def test_odds_of_a_rule_system_lists_its_own_options_and_refuses_unknown_ones(ca
     assert "--attacker ATTACKER" in capsys.readouterr().out
     assert main(["odds", "waw-classic", "--bogus"]) == 2
     assert "unrecognized arguments: --bogus" in capsys.readouterr().err
-    assert main(["odds", "bronepehota", "--list"]) == 2
-    assert "rule systems with odds: coh-2e, fow-v3, waw-classic" in (
+    assert main(["odds", "nosuch", "--list"]) == 2
+    assert "rule systems with odds: bronepehota-2008, coh-2e, fow-v3, waw-classic" in (
         capsys.readouterr().err
     )
 

@@ -31,3 +31,8 @@ register_policy("greedy", "wargame.rules.fow.ai:GreedyPolicy", ruleset="fow-v3")
 register_policy(
     "doctrine", "wargame.rules.fow.doctrine:DoctrinePolicy", ruleset="fow-v3"
 )
+# Бронепехота's own AI players (wargame/rules/bronepehota/ai.py)
+for _name, _cls in (("greedy", "GreedyPolicy"), ("doctrine", "DoctrinePolicy")):
+    register_policy(
+        _name, f"wargame.rules.bronepehota.ai:{_cls}", ruleset="bronepehota-2008"
+    )

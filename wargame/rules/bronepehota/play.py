@@ -1,0 +1,399 @@
+"""Бронепехота 2008: what the turn and each action do (events).
+
+Read with :mod:`.ruleset` (what is legal) — this module rolls the dice through
+the game's logged roller and emits the events:
+
+* the turn: initiative by Д12, ties rolling again (§3.1); sides alternate unit
+  by unit, a side out of units waiting (§3.2 and its note);
+* a move, and the melee it starts on contact (§4.1 note, §8, Tables 6-7);
+* a shot: range roll, power dice against armour and cover (§7.4, Table 5),
+  ammunition (§7.7);
+* damage to a machine, its pilot's survival test, a flier's crash landing and
+  a pilot on foot from a destroyed machine (§4.3, §5.1, §7.4 III).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from wargame.engine import (
+    Action,
+    GameState,
+    Model,
+    RuleContext,
+    state_change,
+    unit_change,
+    var_change,
+)
+from wargame.engine.points import bearing, distance
+
+from .actions import EndSquad, Fig, Move, Shoot, angle_off
+from .damage import apply_damage, survival_test
+from .dice import Dice
+from .forces import Forces
+from .melee import (
+    resolve_melee,
+    soldier_defence,
+)
+from .shooting import (
+    cover_bonus,
+    damage_from,
+    range_result,
+    spend_ammo,
+    steps,
+    visibility_of,
+)
+
+
+class Play(Forces):
+    """The turn and the resolution of actions (the module docstring)."""
+
+    def advance(self, ctx: RuleContext) -> None:
+        for _ in range(1000):
+            st = ctx.state
+            if st.phase == "setup":
+                ctx.emit(
+                    "turn", result="turn 1", changes=state_change(phase="initiative")
+                )
+            elif st.phase == "initiative":
+                self._initiative(ctx)
+            elif st.phase == "play":
+                if any(self._soldiers_left(st, s) == 0 for s in self.sides):
+                    ctx.emit(
+                        "end", result="annihilation", changes=state_change(phase="end")
+                    )
+                    return
+                if st.vars.get("active") is not None:
+                    return
+                side = str(st.vars["side"])
+                if self._ready(st, side):
+                    return
+                waiting = [s for s in st.vars["order"] if self._ready(st, s)]
+                if waiting:  # §3.2 note: a side out of units waits
+                    ctx.emit(
+                        "wait",
+                        side=side,
+                        result=f"{waiting[0]} plays on",
+                        changes=var_change(side=waiting[0]),
+                    )
+                    return
+                if st.turn >= self.scenario.turns:
+                    ctx.emit(
+                        "end", result="turn limit", changes=state_change(phase="end")
+                    )
+                    return
+                ch = state_change(turn=st.turn + 1, phase="initiative")
+                for u in st.units.values():
+                    if u.attrs.get("acted"):
+                        ch += unit_change(u.id, acted=None)
+                ctx.emit("turn", result=f"turn {st.turn + 1}", changes=ch)
+            else:
+                return
+
+    def _initiative(self, ctx: RuleContext) -> None:
+        """§3.1: everyone rolls Д12; the highest has the initiative, ties roll again."""
+        rolling = list(self.sides)
+        while True:
+            faces = {
+                s: ctx.roll(1, sides=12, kind="initiative", side=s)[0] for s in rolling
+            }
+            best = max(faces.values())
+            rolling = [s for s in rolling if faces[s] == best]
+            if len(rolling) == 1:
+                break
+        winner = rolling[0]
+        order = [winner, *[s for s in self.sides if s != winner]]
+        ctx.emit(
+            "initiative",
+            side=winner,
+            result=f"{winner} first",
+            changes=state_change(phase="play")
+            + var_change(
+                side=winner,
+                order=order,
+                active=None,
+                current=None,
+                did=[],
+                done=[],
+                fired=[],
+            ),
+        )
+
+    # -- resolution --------------------------------------------------------- #
+    def _begin(
+        self, st: GameState, uid: str, mid: str
+    ) -> tuple[tuple[Any, ...], list[str]]:
+        """The vars changes that make ``mid`` the acting figure; his acts so far."""
+        ch: tuple[Any, ...] = ()
+        if st.vars.get("active") is None:
+            ch += var_change(active=uid)
+        if st.vars.get("current") != mid:
+            done = list(st.vars.get("done", ()))
+            if st.vars.get("current") is not None:
+                done.append(st.vars["current"])
+            return ch + var_change(current=mid, did=[], done=done), []
+        return ch, list(st.vars.get("did", ()))
+
+    def _kill(self, st: GameState, uid: str, mid: str) -> tuple[Any, ...]:
+        """A soldier destroyed (§5.1)."""
+        u = st.units[uid]
+        left = tuple(x for x in u.models if x.id != mid)
+        if not left:
+            return unit_change(uid, models=left, strength="destroyed")
+        return unit_change(uid, models=left, position=left[0].position)
+
+    def _hurt_machine(
+        self, ctx: RuleContext, side: str, t: Fig, dmg: int, why: str
+    ) -> None:
+        """Damages on a machine's track (§5.1), then its pilot's test (§7.4 III,
+        §8.2)."""
+        st = ctx.state
+        u = st.units[t.unit.id]
+        left = apply_damage(int(u.attrs["durability"]), dmg)
+        pilot = u.attrs.get("pilot")
+        p = self._pos(t)
+        if pilot is not None:
+            ps = self._soldier(pilot)
+            face = ctx.roll(
+                1,
+                sides=6,
+                kind="survival",
+                side=u.side,
+                unit=u.id,
+                target=pilot["id"],
+                detail=f"pilot Бр {ps.armour}",
+            )[0]
+            if survival_test(face, ps.armour) == "dies":
+                ctx.emit(
+                    "survival",
+                    side=u.side,
+                    unit=u.id,
+                    target=pilot["id"],
+                    result="pilot killed",
+                    changes=unit_change(u.id, pilot=None),
+                )
+                if t.airborne and left > 0:  # §4.3: crash landing, Д6 damages
+                    c = ctx.roll(
+                        1, sides=6, kind="crash landing", side=u.side, unit=u.id
+                    )
+                    left = apply_damage(left, c[0])
+                pilot = None
+        if left > 0:
+            ctx.emit(
+                "shot" if why == "shot" else "melee",
+                side=side,
+                unit=u.id,
+                target=t.model.id,
+                hits=dmg,
+                result=f"durability {left}",
+                changes=unit_change(u.id, durability=left),
+            )
+            return
+        ch = unit_change(u.id, durability=0)
+        if pilot is None:
+            ch += unit_change(u.id, models=(), strength="destroyed")
+            res = "machine destroyed"
+        else:  # §5.1: the pilot stands where it stood and fights on
+            man = Model(
+                pilot["id"],
+                "soldier",
+                position=p,
+                facing=t.model.facing,
+                radius_m=self.radius_m,
+                attrs={"squad": pilot["squad"], "n": pilot["n"]},
+            )
+            ch += unit_change(u.id, models=(man,), pilot=None, loadout=[])
+            res = f"machine destroyed, pilot {pilot['id']} on foot"
+        ctx.emit(
+            "shot" if why == "shot" else "melee",
+            side=side,
+            unit=u.id,
+            target=t.model.id,
+            hits=dmg,
+            result=res,
+            changes=ch,
+        )
+
+    def apply(self, ctx: RuleContext, action: Action) -> None:
+        st = ctx.state
+        side = str(st.vars["side"])
+        if isinstance(action, EndSquad):
+            order = list(st.vars["order"])
+            nxt = order[(order.index(side) + 1) % len(order)]
+            ctx.emit(
+                "squad done",
+                side=side,
+                unit=action.unit,
+                changes=unit_change(action.unit, acted=True)
+                + var_change(
+                    side=nxt, active=None, current=None, did=[], done=[], fired=[]
+                ),
+            )
+            return
+        assert isinstance(action, Move | Shoot)
+        ch, did = self._begin(st, action.unit, action.soldier)
+        f = self.fig(st, action.unit, action.soldier)
+        if isinstance(action, Shoot):
+            self._shoot(ctx, side, ch, did, f, action)
+            return
+        a = self._pos(f)
+        if f.machine is not None:
+            _, face = self._machine_moves(f, action.to, action.facing)
+        else:
+            face = action.facing if action.facing is not None else bearing(a, action.to)
+        moved = replace(f.model, position=action.to, facing=round(face % 360.0, 1))
+        models = tuple(moved if x.id == moved.id else x for x in f.unit.models)
+        did.append("move")
+        ctx.emit(
+            "move",
+            side=side,
+            unit=f.unit.id,
+            target=moved.id,
+            point_from=a,
+            point_to=action.to,
+            result=f"{distance(a, action.to) / self.step_m:.2f} steps",
+            changes=ch
+            + unit_change(f.unit.id, models=models, position=models[0].position)
+            + var_change(did=did),
+        )
+        mover = self._fig(ctx.state.units[f.unit.id], moved)
+        if mover.airborne or "melee" in did:
+            return  # §3.2: fliers never melee; one melee a turn
+        touched = self._touching(ctx.state, side, action.to, moved.radius_m)
+        if touched:
+            self._melee(ctx, side, mover, touched)
+
+    def _melee(self, ctx: RuleContext, side: str, f: Fig, touched: list[Fig]) -> None:
+        """§4.1 note, §8: contact with an enemy figure is a melee at once."""
+        a = self._pos(f)
+        t = min(touched, key=lambda e: distance(a, self._pos(e)))
+        b = self._pos(t)
+        surprise = angle_off(t.model.facing, b, a) > 90.0 + 1e-9  # §8.3: from behind
+        attack = self._strength(f)
+        assert isinstance(attack, Dice)
+        defence: Dice | int
+        if t.machine is None:
+            assert t.soldier is not None
+            defence = soldier_defence(t.soldier.armour)
+        else:
+            defence = self._strength(t, surprised=surprise)
+        af = ctx.roll(
+            2 if surprise else 1,
+            sides=6,
+            kind="melee roll",
+            side=side,
+            unit=f.unit.id,
+            target=t.model.id,
+            detail=f"attack {attack}" + (" (surprise)" if surprise else ""),
+        )
+        dface = None
+        if isinstance(defence, Dice):
+            dface = ctx.roll(
+                1,
+                sides=6,
+                kind="melee roll",
+                side=t.unit.side,
+                unit=t.unit.id,
+                target=f.model.id,
+                detail=f"defence {defence}",
+            )[0]
+        r = resolve_melee(attack, af, defence, dface, surprise=surprise)
+        did = [*ctx.state.vars.get("did", ()), "melee"]
+        words = f"{r.attack} vs {r.defence}: " + ("won" if r.won else "repelled")
+        lost = r.won and t.machine is None
+        ctx.emit(
+            "melee",
+            side=side,
+            unit=f.unit.id,
+            target=t.model.id,
+            point_from=a,
+            point_to=b,
+            result=words + (", destroyed" if lost else ""),
+            changes=(self._kill(ctx.state, t.unit.id, t.model.id) if lost else ())
+            + var_change(did=did),
+        )
+        if r.won and t.machine is not None:  # Table 7: damage = the difference
+            self._hurt_machine(ctx, side, t, r.damage, "melee")
+
+    def _shoot(
+        self,
+        ctx: RuleContext,
+        side: str,
+        ch: tuple[Any, ...],
+        did: list[str],
+        f: Fig,
+        action: Shoot,
+    ) -> None:
+        st = ctx.state
+        t = self.fig(st, action.target, action.target_soldier)
+        dice = self._dice(st, f, action.weapon)
+        assert not isinstance(dice, str)
+        rng, power = dice
+        a, b = self._pos(f), self._pos(t)
+        dist = distance(a, b) / self.step_m
+        vis = visibility_of(self.visible_part(f, t))
+        cover = cover_bonus(vis)  # Table 5
+        did.append("shoot")
+        extra: tuple[Any, ...] = ()
+        if f.machine is not None:
+            extra = var_change(fired=[*st.vars.get("fired", ()), action.weapon])
+            if self.limited_ammo:  # §7.7: before the shot, one cell per power die
+                extra += unit_change(
+                    f.unit.id, ammo=spend_ammo(int(f.unit.attrs["ammo"]), power)
+                )
+        ctx.emit(
+            "aim",
+            side=side,
+            unit=f.unit.id,
+            target=t.model.id,
+            changes=ch + var_change(did=did) + extra,
+            detail=f"{action.weapon or 'personal weapon'} {rng}/{power} at "
+            f"{steps(dist)} steps, target {vis.replace('_', ' ')}",
+        )
+        rf = ctx.roll(
+            1,
+            sides=rng.sides,
+            kind="range",
+            side=side,
+            unit=f.unit.id,
+            target=t.model.id,
+            needed=max(1, steps(dist) - rng.bonus),
+        )
+        reach = range_result(rng, rf[0])
+        if reach < steps(dist):
+            ctx.emit(
+                "shot",
+                side=side,
+                unit=f.unit.id,
+                target=t.model.id,
+                point_from=a,
+                point_to=b,
+                result=f"miss ({reach} < {steps(dist)})",
+            )
+            return
+        armour = t.armour + cover
+        pf = ctx.roll(
+            power.count,
+            sides=power.sides,
+            kind="power",
+            side=side,
+            unit=f.unit.id,
+            target=t.model.id,
+            needed=armour + 1,
+        )
+        dmg = damage_from(power, pf, armour)
+        if t.machine is None or dmg == 0:
+            ctx.emit(
+                "shot",
+                side=side,
+                unit=f.unit.id,
+                target=t.model.id,
+                point_from=a,
+                point_to=b,
+                hits=dmg,
+                result="destroyed" if dmg else f"armour {armour} holds",
+                changes=self._kill(st, t.unit.id, t.model.id) if dmg else (),
+            )
+            return
+        self._hurt_machine(ctx, side, t, dmg, "shot")

@@ -1,0 +1,131 @@
+"""Бронепехота 2008: what the views show — each unit's reach, the durability
+and ammunition tracks and pilots, and the exact odds of one unit's figures
+firing at another's (:func:`~.odds.shot_pmf`, §7.4)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, cast
+
+from wargame.engine import (
+    GameState,
+    Point,
+)
+from wargame.engine.points import distance
+from wargame.engine.present import Reach
+
+from .odds import hit_probability, shot_pmf
+from .shooting import (
+    steps,
+    visibility_of,
+)
+from .table import COVER, EYE_M, Table
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .ruleset import BronepehotaRuleset
+
+
+class Views(Table):
+    """The presentation hooks of :class:`~.ruleset.BronepehotaRuleset`."""
+
+    def unit_reach(self, state: GameState, unit_id: str) -> tuple[Reach, ...]:
+        u = state.units[unit_id]
+        mach = self.arm.machines.get(u.type)
+        if mach is not None and u.attrs.get("durability"):
+            move = mach.speed_at(int(u.attrs["durability"])) * self.step_m
+            ws = [
+                self._weapon(self._fig(u, u.models[0]), k)
+                for k in u.attrs.get("loadout", ())
+            ]
+            dice = [w.range for w in ws if w is not None and w.range is not None]
+        else:
+            sol = [self._soldier(m.attrs) for m in u.models if m.kind == "soldier"]
+            move = max((s.speed for s in sol), default=0) * self.step_m
+            dice = [s.range for s in sol if s.range is not None]
+        reach = max((d.sides + d.bonus for d in dice), default=0)
+        return (Reach("move", move), Reach("range", reach * self.step_m))
+
+    def unit_columns(self, state: GameState) -> dict[str, dict[str, Any]]:
+        return {
+            "soldiers": {
+                k: sum(m.kind == "soldier" for m in u.models)
+                for k, u in state.units.items()
+            },
+            "durability": {
+                k: u.attrs.get("durability") for k, u in state.units.items()
+            },
+            "ammo": {k: u.attrs.get("ammo") for k, u in state.units.items()},
+            "pilot": {
+                k: (u.attrs.get("pilot") or {}).get("id")
+                for k, u in state.units.items()
+            },
+            "acted": {k: bool(u.attrs.get("acted")) for k, u in state.units.items()},
+        }
+
+    def odds_table(self, state: GameState, shooter: str, target: str) -> Any:
+        """Exact odds of each figure (and weapon) of ``shooter`` firing at the
+        nearest figure of ``target`` now (:func:`~.odds.shot_pmf`, §7.4).
+
+        One row per figure and weapon: the distance in steps (rounded up), the
+        visibility and cover (Table 5), the armour with cover, whether the shot
+        is allowed now and why not, P(hit), P(at least one damage) and the
+        expected damage.  ``None`` when either unit is not on the map.
+        """
+        import pandas as pd
+
+        a_u, t_u = state.units.get(shooter), state.units.get(target)
+        if a_u is None or t_u is None or a_u.destroyed or t_u.destroyed:
+            return None
+        figs = [self._fig(t_u, m) for m in t_u.models if isinstance(m.position, Point)]
+        rows = []
+        for m in a_u.models:
+            if not isinstance(m.position, Point):
+                continue
+            f = self._fig(a_u, m)
+            if not figs:
+                break
+            t = min(figs, key=lambda e: distance(self._pos(f), self._pos(e)))
+            keys = [""] if f.machine is None else list(a_u.attrs.get("loadout", ()))
+            for key in keys:
+                if f.machine is None:
+                    s = f.soldier
+                    if s is None or s.range is None or s.power is None:
+                        continue
+                    rng, power = s.range, s.power
+                else:
+                    w = self._weapon(f, key)
+                    if w is None or w.range is None or w.power is None:
+                        continue
+                    rng, power = w.range, w.power
+                dist = distance(self._pos(f), self._pos(t)) / self.step_m
+                vis = visibility_of(self.visible_part(f, t))
+                why = cast("BronepehotaRuleset", self).shot_problem(
+                    state, f, t_u.id, t.model.id, key
+                )
+                cover = COVER.get(vis)
+                pmf = shot_pmf(rng, dist, power, t.armour, cover=cover or 0)
+                ok = cover is not None
+                rows.append(
+                    {
+                        "shooter": m.id,
+                        "weapon": key or "personal weapon",
+                        "range": str(rng),
+                        "power": str(power),
+                        "target": t.model.id,
+                        "steps": steps(dist),
+                        "visible": vis,
+                        "armour": t.armour + (cover or 0),
+                        "allowed": why is None,
+                        "why_not": why or "",
+                        "p_hit": float(hit_probability(rng, dist)) if ok else 0.0,
+                        "p_damage": float(1 - pmf[0]) if ok else 0.0,
+                        "expected_damage": float(sum(k * p for k, p in enumerate(pmf)))
+                        if ok
+                        else 0.0,
+                    }
+                )
+        return pd.DataFrame(rows)
+
+    def sight_options(
+        self, state: GameState, observer: str, target: str | None
+    ) -> dict[str, Any]:
+        return {"observer_height_m": EYE_M, "target_height_m": 2.0, "hex_rule": False}
