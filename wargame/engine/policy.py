@@ -30,6 +30,7 @@ __all__ = [
     "Decision",
     "Policy",
     "RandomPolicy",
+    "ScoredPolicy",
     "UnknownPolicyError",
     "available_policies",
     "get_policy",
@@ -101,6 +102,49 @@ class RandomPolicy:
 
     def __repr__(self) -> str:
         return f"RandomPolicy(seed={self.seed})"
+
+
+def tie_break(decision: Decision, i: int) -> float:
+    """A tiny score (below 1e-6) for the ``i``-th legal action, from the game
+    seed and the decision number: ties between equal scores are broken the
+    same way in every replay of the game."""
+    h = hashlib.blake2b(
+        f"{decision.seed}:{decision.number}:{i}".encode(), digest_size=4
+    )
+    return int.from_bytes(h.digest(), "big") / 2**32 * 1e-6
+
+
+class ScoredPolicy:
+    """A policy that takes the legal action with the best :meth:`score` (plus
+    :func:`tie_break`), deciding from the side's view only.
+
+    Examples:
+        >>> class Longest(ScoredPolicy):
+        ...     def score(self, rules, view, action, side):
+        ...         return float(len(action))
+        >>> d = Decision("a", ("x", "yyy", "zz"), 0, 1, view=lambda: GameState("t"),
+        ...              rules=object())
+        >>> Longest().choose(d)
+        'yyy'
+    """
+
+    def choose(self, decision: Decision) -> Any:
+        """The best-scoring legal action (the first one without a view)."""
+        acts = list(decision.legal_actions)
+        rules = decision.rules
+        if rules is None or decision.view is None:
+            return acts[0]
+        view = decision.view()
+        best, best_score = acts[0], float("-inf")
+        for i, a in enumerate(acts):
+            score = self.score(rules, view, a, decision.side) + tie_break(decision, i)
+            if score > best_score:
+                best, best_score = a, score
+        return best
+
+    def score(self, rules: Any, view: GameState, action: Any, side: str) -> float:
+        """The score of one legal action of ``side`` in its ``view``."""
+        raise NotImplementedError
 
 
 # --------------------------------------------------------------------------- #

@@ -36,14 +36,12 @@ same seed gives the same game.
 
 from __future__ import annotations
 
-import hashlib
-import math
 from fractions import Fraction
 from typing import Any
 
 from wargame.engine import Point
 from wargame.engine.points import distance
-from wargame.engine.policy import Decision
+from wargame.engine.policy import ScoredPolicy
 
 from .actions import EndSquad, Fig, Move, Shoot, angle_off
 from .dice import Dice
@@ -74,37 +72,16 @@ BACK_OFF_PART = 1 / 3
 COVER_GROUND = ("woods", "town")
 
 
-def _jitter(decision: Decision, i: int) -> float:
-    h = hashlib.blake2b(
-        f"{decision.seed}:{decision.number}:{i}".encode(), digest_size=4
-    )
-    return int.from_bytes(h.digest(), "big") / 2**32 * 1e-6
-
-
 def _survival_death(armour: int) -> float:
     """P(a pilot of Бр ``armour`` dies in his Д6 survival test), §7.4 III."""
     return max(0, 6 - armour) / 6
 
 
-class GreedyPolicy:
+class GreedyPolicy(ScoredPolicy):
     """The action with the best expected result now (module docstring)."""
 
     cover_weight = 1.0
     doctrine = False
-
-    def choose(self, decision: Decision) -> Any:
-        """The best-scoring legal action."""
-        acts = list(decision.legal_actions)
-        rules = decision.rules
-        if rules is None or decision.view is None:
-            return acts[0]
-        view = decision.view()
-        best, best_score = acts[0], -math.inf
-        for i, a in enumerate(acts):
-            score = self.score(rules, view, a, decision.side) + _jitter(decision, i)
-            if score > best_score:
-                best, best_score = a, score
-        return best
 
     def score(self, rules: Any, view: Any, a: Any, side: str) -> float:
         """The score of one legal action of ``side`` in its ``view``."""

@@ -36,7 +36,6 @@ the same game gives the same choices.
 
 from __future__ import annotations
 
-import hashlib
 import math
 import weakref
 from typing import Any
@@ -45,7 +44,7 @@ import numpy as np
 import shapely
 
 from wargame.engine import Point
-from wargame.engine.policy import Decision
+from wargame.engine.policy import ScoredPolicy
 
 from .artillery import (
     Bombard,
@@ -77,13 +76,6 @@ HIT_VALUE = 0.1
 OUT_OF_COMMAND = 0.4
 #: What moving At the Double costs over an ordinary move to the same point.
 DOUBLE_COST = 0.02
-
-
-def _jitter(decision: Decision, i: int) -> float:
-    h = hashlib.blake2b(
-        f"{decision.seed}:{decision.number}:{i}".encode(), digest_size=4
-    )
-    return int.from_bytes(h.digest(), "big") / 2**32 * 1e-6
 
 
 def _route_m(rules: Any, view: Any, a: Point, b: Point) -> float:
@@ -132,22 +124,8 @@ _WET: weakref.WeakKeyDictionary[Any, dict[tuple[int, int, int, int], bool]] = (
 )
 
 
-class GreedyPolicy:
+class GreedyPolicy(ScoredPolicy):
     """The action with the best expected result now (module docstring)."""
-
-    def choose(self, decision: Decision) -> Any:
-        """The best-scoring legal action."""
-        acts = list(decision.legal_actions)
-        rules = decision.rules
-        if rules is None or decision.view is None:
-            return acts[0]
-        view = decision.view()
-        best, best_score = acts[0], float("-inf")
-        for i, a in enumerate(acts):
-            score = self.score(rules, view, a, decision.side) + _jitter(decision, i)
-            if score > best_score:
-                best, best_score = a, score
-        return best
 
     def score(self, rules: Any, view: Any, a: Any, side: str) -> float:
         """The score of one legal action of ``side`` in its ``view``."""

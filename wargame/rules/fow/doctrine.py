@@ -49,7 +49,7 @@ import math
 from typing import Any
 
 from wargame.engine import Point
-from wargame.engine.policy import Decision
+from wargame.engine.policy import Decision, tie_break
 
 from .ai import (
     DOUBLE_COST,
@@ -57,7 +57,6 @@ from .ai import (
     OUT_OF_COMMAND,
     GreedyPolicy,
     _enemy_within,
-    _jitter,
     _route_m,
     _strays,
 )
@@ -127,7 +126,7 @@ class DoctrinePolicy:
                 score = NEXT_SCORE
             else:  # bombard, At the Double, get in or out: as the greedy player
                 score = self._greedy.score(rules, view, a, side)
-            score += _jitter(decision, i)
+            score += tie_break(decision, i)
             if score > best_score:
                 best, best_score = a, score
         return best
