@@ -55,6 +55,7 @@ from wargame.engine import (
     Side,
     Unit,
     candidate_moves,
+    locate_objectives,
     locate_point,
     place_units,
     register_ruleset,
@@ -236,14 +237,8 @@ class ToyPoints(RulesetBase):
         )
         problems += placed.problems
         self.placed = placed.units
-        self.objectives: dict[str, tuple[Point, int]] = {}
-        for i, o in enumerate(scenario.objectives):
-            p, key, why = locate_point(game_map, o)
-            name = str(o.get("id") or o.get("name") or f"objective{i + 1}")
-            if p is None:
-                problems.append(scenario.problem(f"objectives[{i}].{key}", str(why)))
-            else:
-                self.objectives[name] = (p, int(o.get("vp", 1)))
+        self.objectives, more = locate_objectives(scenario, game_map)
+        problems += more
         self.arrivals: dict[int, list[tuple[str, Point]]] = {}
         for i, r in enumerate(scenario.reinforcements):
             entry = r["entry"][0]

@@ -27,7 +27,14 @@ from .errors import (
 )
 from .events import LOG_COLUMNS, Event, events_frame
 from .game import SAVE_FORMAT, SAVE_VERSION, Game, Listener
-from .placement import ModelSpec, PlacedUnit, Placement, locate_point, place_units
+from .placement import (
+    ModelSpec,
+    PlacedUnit,
+    Placement,
+    locate_objectives,
+    locate_point,
+    place_units,
+)
 from .points import Candidate, candidate_moves
 from .policy import Decision, Policy, RandomPolicy
 from .ruleset import (
@@ -109,6 +116,7 @@ __all__ = [
     "get_ruleset",
     "load_scenario",
     "locate_hex",
+    "locate_objectives",
     "locate_point",
     "place_units",
     "pool_change",

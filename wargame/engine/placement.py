@@ -60,6 +60,7 @@ __all__ = [
     "PlacedUnit",
     "Placement",
     "layout_offsets",
+    "locate_objectives",
     "locate_point",
     "place_units",
     "point_shape_problems",
@@ -166,6 +167,36 @@ def _local(anchor: Point, facing: float, right: float, forward: float) -> Point:
 # --------------------------------------------------------------------------- #
 # positions on the map                                                        #
 # --------------------------------------------------------------------------- #
+
+
+def locate_objectives(
+    scenario: Any, game_map: Any
+) -> tuple[dict[str, tuple[Point, int]], list[str]]:
+    """The scenario's ``[[objectives]]`` at free points: ``({id: (point, vp)},
+    problems)``.  An objective is named by its ``id`` (else ``name``, else
+    ``objective<i>``), placed by :func:`locate_point`, worth ``vp`` (default 1);
+    each one that cannot be placed is a problem naming its key.
+
+    Examples:
+        >>> import wargame
+        >>> from types import SimpleNamespace
+        >>> m = wargame.load_map(window="Remagen")
+        >>> sc = SimpleNamespace(objectives=[{"id": "church", "place": "Remagen",
+        ...                                   "vp": 2}], problem=lambda k, w: k)
+        >>> got, problems = locate_objectives(sc, m)
+        >>> got["church"][1], problems
+        (2, [])
+    """
+    out: dict[str, tuple[Point, int]] = {}
+    problems: list[str] = []
+    for i, o in enumerate(scenario.objectives):
+        p, key, why = locate_point(game_map, o)
+        name = str(o.get("id") or o.get("name") or f"objective{i + 1}")
+        if p is None:
+            problems.append(scenario.problem(f"objectives[{i}].{key}", str(why)))
+        else:
+            out[name] = (p, int(o.get("vp", 1)))
+    return out, problems
 
 
 def locate_point(

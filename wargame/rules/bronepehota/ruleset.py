@@ -77,7 +77,7 @@ from wargame.engine import (
     Scenario,
     ScenarioError,
     candidate_moves,
-    locate_point,
+    locate_objectives,
     place_units,
 )
 from wargame.engine.points import bearing, check_on_map, distance
@@ -186,14 +186,8 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
         )
         problems += placed.problems
         self.placed = placed.units
-        self.objectives: dict[str, tuple[Point, int]] = {}
-        for i, o in enumerate(scenario.objectives):
-            p, key, why = locate_point(game_map, o)
-            name = str(o.get("id") or o.get("name") or f"objective{i + 1}")
-            if p is None:
-                problems.append(scenario.problem(f"objectives[{i}].{key}", str(why)))
-            else:
-                self.objectives[name] = (p, int(o.get("vp", 1)))
+        self.objectives, more = locate_objectives(scenario, game_map)
+        problems += more
         if problems:
             raise ScenarioError(problems)
         self._sight: dict[tuple[float, ...], float] = {}

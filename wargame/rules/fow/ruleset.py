@@ -64,7 +64,7 @@ from wargame.engine import (
     Side,
     Unit,
     candidate_moves,
-    locate_point,
+    locate_objectives,
     place_units,
 )
 from wargame.engine.state import Formation
@@ -283,14 +283,8 @@ class FowRuleset(FowPresentation, OddsCommand, RulesetBase):
         )
         problems += placed.problems
         self.placed = placed.units
-        self.objectives: dict[str, tuple[Point, int]] = {}
-        for i, o in enumerate(scenario.objectives):
-            p, key, why = locate_point(game_map, o)
-            name = str(o.get("id") or o.get("name") or f"objective{i + 1}")
-            if p is None:
-                problems.append(scenario.problem(f"objectives[{i}].{key}", str(why)))
-            else:
-                self.objectives[name] = (p, int(o.get("vp", 1)))
+        self.objectives, more = locate_objectives(scenario, game_map)
+        problems += more
         self.bridges, self.demolitions, more = parse_bridges(
             scenario.data.get("bridges") or [], file, self.sides
         )
