@@ -12,7 +12,7 @@ JOBS ?= auto
 help:
 	@echo "make lab        create/refresh .venv and open JupyterLab on notebooks/01_quickstart.ipynb"
 	@echo "make lab HEADLESS=1   same, without opening a browser (servers)"
-	@echo "make classroom  serve the classroom app (Voila, pre-heated) on 127.0.0.1"
+	@echo "make classroom  serve the classroom app (Voila, pre-heated) on 127.0.0.1 [CLASS=25: a kernel per pupil]"
 	@echo "make classroom HEADLESS=1 PORT=8866   same, without a browser, on a fixed port"
 	@echo "make test       create/refresh .venv and run the whole test suite"
 	@echo "make fuzz       the long property-based search (>= 100,000 generated inputs)"
@@ -29,7 +29,7 @@ lab: $(STAMP)
 	$(BIN)/wargame lab $(if $(HEADLESS),--no-browser,)
 
 classroom: $(STAMP)
-	$(BIN)/wargame classroom $(if $(HEADLESS),--no-browser,) $(if $(PORT),--port $(PORT),)
+	$(BIN)/wargame classroom $(if $(HEADLESS),--no-browser,) $(if $(PORT),--port $(PORT),) $(if $(CLASS),--class-size $(CLASS),)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -174,24 +174,28 @@ def test_voila_started_in_the_checkout_reads_voila_json():
 
 
 @pytest.mark.slow
-def test_wargame_classroom_serves_the_app_on_loopback(tmp_path):
+def test_wargame_classroom_serves_the_app_on_loopback_with_a_class_pool(tmp_path):
+    """The real server: it listens on loopback, serves Voila's files, and with
+    ``--class-size 2`` heats two kernels (Voila's own log says so)."""
     pytest.importorskip("voila")
     port = _free_port()
     env = dict(os.environ, JUPYTER_RUNTIME_DIR=str(tmp_path / "rt"))
     cmd = [sys.executable, "-m", "wargame.cli", "classroom", "--no-browser"]
-    proc = subprocess.Popen(
-        [*cmd, "--port", str(port)],
-        cwd=tmp_path,  # the command finds the checkout itself
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,
-    )
+    log_path = tmp_path / "classroom.log"
+    with open(log_path, "w") as log:
+        proc = subprocess.Popen(
+            [*cmd, "--port", str(port), "--class-size", "2"],
+            cwd=tmp_path,  # the command finds the checkout itself
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,
+        )
     try:
         deadline = time.time() + 90
         while time.time() < deadline:
-            assert proc.poll() is None, proc.stdout.read() if proc.stdout else ""
+            assert proc.poll() is None, log_path.read_text()
             try:
                 socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
                 break
@@ -203,6 +207,13 @@ def test_wargame_classroom_serves_the_app_on_loopback(tmp_path):
         url = f"http://127.0.0.1:{port}/voila/static/voila.js"
         with urllib.request.urlopen(url, timeout=30) as r:
             assert r.status == 200
+        filled = "Kernel pool of classroom.ipynb is filled with 2 kernel(s)"
+        deadline = time.time() + 240
+        while filled not in log_path.read_text():
+            assert time.time() < deadline, log_path.read_text()[-3000:]
+            assert proc.poll() is None, log_path.read_text()[-3000:]
+            time.sleep(0.5)
+        assert "pre-heating 2 kernels" in log_path.read_text()
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGTERM)
@@ -211,3 +222,31 @@ def test_wargame_classroom_serves_the_app_on_loopback(tmp_path):
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait(5)
+
+
+def test_classroom_class_size_heats_one_kernel_per_visitor(fake_exec, capsys):
+    with pytest.raises(Exec):
+        main(["classroom", "--no-browser", "--class-size", "25"])
+    [(_, argv, _)] = fake_exec
+    pools_arg = "--VoilaKernelManager.kernel_pools_config="
+    [pools] = [a for a in argv if a.startswith(pools_arg)]
+    conf = json.loads(pools.split("=", 1)[1])
+    # both names Voila may give the notebook, and no idle kernels for others
+    assert conf["notebooks/classroom.ipynb"] == {"pool_size": 25}
+    assert conf["classroom.ipynb"] == {"pool_size": 25}
+    assert conf["default"] == {"pool_size": 0}
+    assert f"--VoilaKernelManager.fill_delay={cli.CLASS_REFILL_DELAY_S}" in argv
+    assert "pre-heating 25 kernels" in capsys.readouterr().out
+
+
+def test_classroom_default_class_size_keeps_voila_json():
+    assert not any("kernel_pools_config" in a for a in classroom_argv(token=False))
+
+
+@pytest.mark.parametrize("size", ["0", "-3", "61"])
+def test_classroom_class_size_out_of_range_exits_2(fake_exec, capsys, size):
+    assert main(["classroom", "--class-size", size]) == 2
+    err = capsys.readouterr().err
+    assert f"--class-size must be between 1 and 60, not {size}" in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert not fake_exec

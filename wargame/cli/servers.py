@@ -4,6 +4,7 @@ on 127.0.0.1."""
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from pathlib import Path
@@ -107,8 +108,58 @@ NO_TOKEN_WARNING = (
 )
 
 
+#: The most visitors ``wargame classroom --class-size`` pre-heats kernels for:
+#: each pre-heated kernel holds the app in memory (100–190 MB resident with
+#: the Rhine map, measured by benchmarks/bench_ui.py), so 60 take up to 11 GB.
+MAX_CLASS_SIZE = 60
+#: Seconds Voila waits, once a class of several is being served, before it
+#: starts kernels to refill the pool.  ASSUMPTION: a class opens the page
+#: within about a minute; refilling later keeps the refill (a kernel start and a
+#: run of the app for every visitor) out of the way of the pages being served.
+CLASS_REFILL_DELAY_S = 60
+
+
+def classroom_pool_args(class_size: int) -> list[str]:
+    """The Voila options that pre-heat one kernel per visitor of a class.
+
+    Voila hands every visitor a kernel from its pool; a visitor who finds the
+    pool empty waits for a new kernel to start and run the app, and when a class
+    arrives together those starts share the server's cores (measured: 3.2 s of
+    server CPU per visitor when ten arrive at once).  With ``class_size``
+    kernels heated before the class arrives, each visitor costs the server
+    about 0.2 s of CPU.  A
+    class size of 1 keeps ``voila.json``'s pool (one kernel, refilled after 5 s).
+
+    Examples:
+        >>> classroom_pool_args(1)
+        []
+        >>> args = classroom_pool_args(25)
+        >>> args[-1]
+        '--VoilaKernelManager.fill_delay=60'
+        >>> import json
+        >>> json.loads(args[0].split("=", 1)[1])[CLASSROOM_NOTEBOOK]
+        {'pool_size': 25}
+    """
+    if class_size <= 1:
+        return []
+    pool = {"pool_size": class_size}
+    config = {
+        "default": {"pool_size": 0},
+        CLASSROOM_NOTEBOOK: pool,
+        Path(CLASSROOM_NOTEBOOK).name: pool,
+    }
+    return [
+        f"--VoilaKernelManager.kernel_pools_config={json.dumps(config)}",
+        f"--VoilaKernelManager.fill_delay={CLASS_REFILL_DELAY_S}",
+    ]
+
+
 def classroom_argv(
-    port: int | None = None, *, no_browser: bool = False, token: bool = True
+    port: int | None = None,
+    *,
+    no_browser: bool = False,
+    token: bool = True,
+    class_size: int = 1,
 ) -> list[str]:
     """The command line ``wargame classroom`` runs (from the checkout's root).
 
@@ -121,6 +172,8 @@ def classroom_argv(
     makes it read ``$JUPYTER_TOKEN``): the token never appears on the command
     line. Voila then opens no browser itself (its page would lack the token):
     ``wargame classroom`` opens the token URL (see :func:`open_browser_later`).
+    ``class_size`` pre-heats a kernel for each visitor of a class arriving
+    together (see :func:`classroom_pool_args`).
 
     Examples:
         >>> classroom_argv(8866, no_browser=True)[2:]  # doctest: +NORMALIZE_WHITESPACE
@@ -144,7 +197,7 @@ def classroom_argv(
         cmd.append("--Voila.auto_token=True")
     if no_browser or token:
         cmd.append("--no-browser")
-    return cmd
+    return cmd + classroom_pool_args(class_size)
 
 
 def new_token() -> str:
@@ -268,12 +321,26 @@ def cmd_classroom(args: argparse.Namespace) -> int:
                 f"classroom: ports {CLASSROOM_PORT}–{last} on 127.0.0.1 are all "
                 "busy; choose a free one with --port"
             )
+    size = args.class_size
+    if not 1 <= size <= MAX_CLASS_SIZE:
+        raise UsageError(
+            f"classroom: --class-size must be between 1 and {MAX_CLASS_SIZE}, "
+            f"not {size} (each visitor's pre-heated kernel holds up to about 190 MB)"
+        )
     token = None if args.no_token else new_token()
     if token is None:
         print(NO_TOKEN_WARNING, file=sys.stderr, flush=True)
     url = classroom_url(port, token)
     print(f"wargame classroom: open {url}", flush=True)
-    cmd = classroom_argv(port, no_browser=args.no_browser, token=token is not None)
+    cmd = classroom_argv(
+        port, no_browser=args.no_browser, token=token is not None, class_size=size
+    )
+    if size > 1:
+        print(
+            f"wargame classroom: pre-heating {size} kernels (about "
+            f"{size * 190 / 1024:.1f} GB); the page is ready once they have run",
+            flush=True,
+        )
     if token is not None and not args.no_browser:
         open_browser_later(url, port)
     os.chdir(REPO)  # Voila reads voila.json from here
@@ -303,11 +370,12 @@ def add_parsers(sub: Any) -> None:
         "with a pre-heated kernel: the app has already run when the page is "
         "opened.  Like JupyterLab it asks for a fresh random token, printed in "
         "the URL it shows (http://127.0.0.1:PORT/?token=...); --no-token serves "
-        "without one on a trusted machine.  The pool of pre-heated kernels and "
-        "how long Voila waits before it refills it are set in voila.json at the "
-        "checkout's root.  Ctrl-C stops it.",
+        "without one on a trusted machine.  One kernel is pre-heated (voila.json "
+        "at the checkout's root); for a class opening the page together, "
+        "--class-size N pre-heats one per visitor.  Ctrl-C stops it.",
         epilog="Examples:\n  wargame classroom\n  wargame classroom --port 8866 "
-        "--no-browser\n  wargame classroom --no-token   # trusted machine only",
+        "--no-browser\n  wargame classroom --class-size 25   # a class at once"
+        "\n  wargame classroom --no-token   # trusted machine only",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     pc.add_argument(
@@ -321,5 +389,13 @@ def add_parsers(sub: Any) -> None:
         action="store_true",
         help="serve without a token (prints a warning): only on a trusted machine, "
         "where no other user can reach 127.0.0.1",
+    )
+    pc.add_argument(
+        "--class-size",
+        type=int,
+        default=1,
+        metavar="N",
+        help="visitors expected to open the page together: pre-heat a kernel for "
+        f"each (1 to {MAX_CLASS_SIZE}; up to about 190 MB each; default 1)",
     )
     pc.set_defaults(func=cmd_classroom)
