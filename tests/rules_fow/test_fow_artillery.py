@@ -462,3 +462,47 @@ def test_smoke_is_drawn_on_the_map_while_it_lasts() -> None:
         ]
         return
     raise AssertionError("no seed ranged in the smoke")  # pragma: no cover
+
+
+def test_where_a_bombardment_landed_is_drawn_until_the_firing_sides_next_turn() -> None:
+    """A high-explosive bombardment that ranged in leaves its template on the
+    map (an orange ``template`` area, the same rectangle the hits were rolled
+    under) through the enemy's turn; the firing side's next Starting Step lifts
+    it.  It changes no roll: the German shots see no concealment from it."""
+    from wargame.render.points import AREA_STYLES, models_geojson
+
+    for seed in range(1, 40):
+        g = _battery(seed)
+        aim = _aim(g, "de_pioniere.1")
+        _, plan = bombard_plan(g.ruleset, g.state, g.state.units["us_mortars"], aim)
+        assert plan is not None
+        g.apply(Bombard("us_mortars", aim))
+        if not g.state.vars.get("bombarded"):
+            summary = g.log[g.log["kind"] == "bombard"].iloc[-1]
+            assert summary["result"] == "failed to range in"
+            continue
+        (area,) = g.ruleset.map_areas(g.state)
+        assert (
+            area.kind == "template"
+            and area.label == "bombardment (81mm mortar platoon)"
+        )
+        poly = plan.template.polygon
+        assert Template(*g.state.vars["bombarded"][0][2:]).polygon.equals(poly)
+        feats = [f for f in models_geojson(g)["features"] if "area" in f["properties"]]
+        assert [f["properties"]["style"] for f in feats] == [AREA_STYLES["template"]]
+        g.apply(Next())
+        g.apply(Next())  # the German turn: the template is still shown
+        assert g.current_side == "de" and g.state.vars.get("bombarded")
+        g.apply(Next())  # German Shooting Step: the marker conceals nothing
+        st = g.state
+        assert not g.ruleset.shot_plan(
+            st, st.units["de_hmg"], st.units["us_mortars"]
+        ).concealed
+        g.apply(Next())
+        g.apply(Next())  # the US Starting Step lifts it
+        assert g.current_side == "us" and not g.state.vars.get("bombarded")
+        assert g.ruleset.map_areas(g.state) == ()
+        lifted = g.log[g.log["kind"] == "templates_cleared"]
+        assert len(lifted) == 1 and lifted.iloc[0]["side"] == "us"
+        return
+    raise AssertionError("no seed ranged in")  # pragma: no cover

@@ -73,7 +73,7 @@ from wargame.engine import (
 
 from .data import TeamType, Weapon
 from .dice import MOTIVATION_TEST, SKILL_TEST, TO_BE_HIT, _int, p_success, passes
-from .smoke import SMOKE_VAR, Template, markers, smoke_between
+from .smoke import BOMBARDED_VAR, SMOKE_VAR, Template, landed, markers, smoke_between
 
 if TYPE_CHECKING:  # pragma: no cover
     from .ruleset import FowRuleset
@@ -661,5 +661,9 @@ def bombardment(rs: FowRuleset, ctx: RuleContext, action: Bombard) -> None:
         result=f"{total} hit(s), {lost_total} team(s) destroyed",
         detail=f"{u.name} bombards with {what} (ranged in on attempt {ranged}): "
         f"{n} team(s) under the template",
-        changes=tuple(changes),
+        changes=tuple(changes)
+        # where it landed stays drawn until the firing side's next turn (smoke.py)
+        + var_change(
+            **{BOMBARDED_VAR: (*landed(st), plan.template.marker(side, u.id))}
+        ),
     )

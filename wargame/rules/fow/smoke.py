@@ -15,6 +15,12 @@ Step of the firing side's next turn ("remove smoke markers", item 10 of §1.1,
 S2 [A]).  Markers live in ``state.vars["smoke"]`` as JSON-friendly tuples
 ``(side, platoon, x, y, bearing, across_m, along_m)``.
 
+Where a high-explosive bombardment landed is kept the same way, in
+``state.vars["bombarded"]``, so that both sides see the template on the map
+until the firing side's next Starting Step.  ASSUMPTION (a view aid, not a
+rule: v3 lifts the template once its hits are rolled): the marker has no
+effect on play; it is removed with that side's smoke.
+
 Examples:
     >>> t = Template(0.0, 0.0, 0.0, 150.0, 150.0)
     >>> t.covers(70.0, 70.0, 0.0), t.covers(100.0, 0.0, 25.0)
@@ -46,9 +52,11 @@ if TYPE_CHECKING:  # pragma: no cover
     from .ruleset import FowRuleset
 
 __all__ = [
+    "BOMBARDED_VAR",
     "SMOKE_VAR",
     "Template",
     "clear_smoke",
+    "landed",
     "markers",
     "smoke_areas",
     "smoke_between",
@@ -56,6 +64,8 @@ __all__ = [
 
 #: The state variable holding the smoke markers on the table.
 SMOKE_VAR = "smoke"
+#: The state variable holding where bombardments landed (a view aid, module doc).
+BOMBARDED_VAR = "bombarded"
 
 
 @dataclass(frozen=True)
@@ -110,18 +120,27 @@ def markers(state: GameState) -> tuple[tuple[Any, ...], ...]:
     return tuple(state.vars.get(SMOKE_VAR, ()))
 
 
+def landed(state: GameState) -> tuple[tuple[Any, ...], ...]:
+    """The templates of high-explosive bombardments still shown (module doc)."""
+    return tuple(state.vars.get(BOMBARDED_VAR, ()))
+
+
 def smoke_areas(state: GameState) -> tuple[Area, ...]:
-    """The smoke templates on the table as areas to draw (the ``map_areas``
-    hook), labelled with the platoon that laid them."""
+    """The smoke templates on the table, then where bombardments landed, as
+    areas to draw (the ``map_areas`` hook), labelled with the firing platoon."""
     out = []
-    for mk in markers(state):
-        u = state.units.get(str(mk[1]))
-        who = u.name if u is not None else str(mk[1])
-        coords = tuple(
-            (round(float(x), 2), round(float(y), 2))
-            for x, y in _template(mk).polygon.exterior.coords
-        )
-        out.append(Area(f"smoke ({who})", coords, "smoke"))
+    for var, word, kind in (
+        (SMOKE_VAR, "smoke", "smoke"),
+        (BOMBARDED_VAR, "bombardment", "template"),
+    ):
+        for mk in state.vars.get(var, ()):
+            u = state.units.get(str(mk[1]))
+            who = u.name if u is not None else str(mk[1])
+            coords = tuple(
+                (round(float(x), 2), round(float(y), 2))
+                for x, y in _template(mk).polygon.exterior.coords
+            )
+            out.append(Area(f"{word} ({who})", coords, kind))
     return tuple(out)
 
 
@@ -149,11 +168,19 @@ def clear_smoke(rs: FowRuleset, ctx: RuleContext, side: str) -> None:
     (research/fow.md §1.1, S2 [A])."""
     marks = markers(ctx.state)
     keep = tuple(m for m in marks if m[0] != side)
-    if len(keep) == len(marks):
-        return
-    ctx.emit(
-        "smoke_cleared",
-        side=side,
-        result=f"{len(marks) - len(keep)} smoke marker(s) removed",
-        changes=var_change(**{SMOKE_VAR: keep or None}),
-    )
+    if len(keep) < len(marks):
+        ctx.emit(
+            "smoke_cleared",
+            side=side,
+            result=f"{len(marks) - len(keep)} smoke marker(s) removed",
+            changes=var_change(**{SMOKE_VAR: keep or None}),
+        )
+    fell = landed(ctx.state)
+    stay = tuple(m for m in fell if m[0] != side)
+    if len(stay) < len(fell):
+        ctx.emit(
+            "templates_cleared",
+            side=side,
+            result=f"{len(fell) - len(stay)} bombardment template(s) lifted",
+            changes=var_change(**{BOMBARDED_VAR: stay or None}),
+        )
