@@ -4,8 +4,9 @@ Read with :mod:`.ruleset` (what is legal) — this module rolls the dice (throug
 the game's logged generator) and emits the events:
 
 * :func:`start_turn`: the Starting Step in its order (research/fow.md §1.1):
-  company morale (:mod:`.morale`), objectives taken, rally, remount, free
-  bogged teams; then the Movement Step;
+  sole survivors and company morale (:mod:`.morale`), objectives taken, air
+  support (:mod:`.air`), reserves, rally, remount, free bogged teams, smoke
+  removed; then the Movement Step;
 * :func:`move`: a platoon's move with its bogging checks;
 * :func:`shoot`: one platoon's shooting, from the dice to hit to the saves;
 * :func:`next_step`: Movement → Shooting (Pinned Down, then platoon morale at
@@ -35,7 +36,7 @@ from .allocation import allocate
 from .bridges import demolitions_step
 from .data import TeamType, Weapon
 from .dice import MOTIVATION_TEST, SKILL_TEST, passes
-from .morale import company_morale, platoon_morale
+from .morale import company_morale, platoon_morale, sole_survivors
 from .moves import command_radius_m, out_of_command
 from .odds import armour_result, penetrates, save_result
 from .reserves import arrivals
@@ -114,6 +115,8 @@ def start_turn(
         detail=f"turn {turn}: {st.sides[side].name} plays",
         changes=state_change(turn=turn, phase="starting") + var_change(side=side),
     )
+    # item 1: sole surviving infantry teams take their tests (§1.1, morale.py)
+    sole_survivors(rs, ctx, side)
     # item 2 of the Starting Step: company morale, before victory (§1.1, §5)
     if company_morale(rs, ctx, side):
         return

@@ -200,6 +200,7 @@ class FowRuleset(FowPresentation, OddsCommand, RulesetBase):
         "platoon_morale",
         "morale",
         "company_morale",
+        "sole_survivor",
         "end",
         *artillery.EVENT_KINDS,  # bombardments and smoke (artillery.py)
         *transport.EVENT_KINDS,  # passengers (transport.py)
