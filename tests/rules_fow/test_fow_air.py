@@ -31,6 +31,7 @@ def _data(
     d = tomllib.loads(SCENARIO.read_text(encoding="utf-8"))
     d["units"] = units
     d["turns"] = 3
+    d["sides"][0].pop("air_support", None)
     if level is not None:
         d["sides"][0]["air_support"] = {
             "level": level,
