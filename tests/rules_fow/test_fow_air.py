@@ -17,7 +17,7 @@ from wargame.engine import Game, IllegalActionError, ScenarioError
 from wargame.rules.fow.ai import GreedyPolicy
 from wargame.rules.fow.air import ARRIVES_ON, AirStrike, p_arrives, strike_value
 from wargame.rules.fow.doctrine import DoctrinePolicy
-from wargame.rules.fow.ruleset import Next, Shoot
+from wargame.rules.fow.ruleset import Move, Next, Shoot
 
 sys.path.insert(0, str(Path(__file__).parent))
 from fow_fight_helpers import FIELD, SCENARIO, platoon
@@ -257,3 +257,48 @@ def test_a_bad_air_support_level_is_a_scenario_error_naming_file_and_field(
         ScenarioError, match=r"air_support.aircraft: 'de_me109_thunderbolt'"
     ):
         Game.from_scenario(p, seed=1)
+
+
+def test_five_strike_hits_pin_an_infantry_platoon_and_fewer_do_not() -> None:
+    seen: set[bool] = set()
+    for seed in range(1, 200):
+        g = Game.from_scenario(_data(INFANTRY), seed=seed)
+        if g.state.vars.get("air_arrived") != "us":
+            continue
+        g.apply(Next())
+        g.apply(Next())
+        events = g.apply(AirStrike("de_inf"))
+        (done,) = [e for e in events if e.kind == "air_strike"]
+        u = g.state.units["de_inf"]
+        if u.destroyed:
+            continue
+        pinned = bool(u.attrs.get("pinned"))
+        assert pinned == (done.hits >= 5)  # ASSUMPTION A9
+        seen.add(pinned)
+        if seen == {True, False}:
+            return
+    raise AssertionError(f"only {seen} seen")
+
+
+def test_games_with_air_support_pass_the_conformance_harness() -> None:
+    """Random play with priority aircraft keeps the protocol: legality,
+    determinism, save/load, replay; the strike is chosen in some game."""
+    from wargame.testing import check_ruleset
+
+    units = [*INFANTRY, _de("de_pz", "de_panzer_iv_h", 2, 120.0, 90.0)]
+    g = Game.from_scenario(_data(units), seed=1)
+    report = check_ruleset(
+        "fow-v3",
+        g.scenario,
+        seeds=(1,),
+        repeat=1,
+        sampled=lambda a: isinstance(a, Move),
+        complete_legal_actions=False,
+    )
+    assert report.games == 1
+    kinds: set[str] = set()
+    for seed in (2, 3, 4):
+        h = Game.from_scenario(g.scenario, seed=seed)
+        h.run()
+        kinds |= set(h.log["kind"])
+    assert {"air_support", "air_strike"} <= kinds
