@@ -302,3 +302,38 @@ def test_games_with_air_support_pass_the_conformance_harness() -> None:
         h.run()
         kinds |= set(h.log["kind"])
     assert {"air_support", "air_strike"} <= kinds
+
+
+def test_aircraft_profiles_are_checked_naming_file_aircraft_and_field(
+    tmp_path: Path,
+) -> None:
+    from wargame.rules.fow.data import FowDataError, load_aircraft
+
+    p47 = load_aircraft()["us_p47_thunderbolt"]
+    assert p47.nation == "us" and len(p47.weapons) == 2
+    assert all(w.sources["dice"].startswith("estimate: ") for w in p47.weapons)
+    weapon = 'name = "MG"\ndice = 2\nto_hit = 7\nanti_tank = 5\nfirepower = 5\n'
+    p = tmp_path / "air.toml"
+    p.write_text(
+        '[aircraft.x_plane]\nname = "X"\nnation = "us"\n'
+        'source = "estimate: a test plane of no air force"\n'
+        f"[[aircraft.x_plane.weapons]]\n{weapon}",
+        encoding="utf-8",
+    )
+    with pytest.raises(
+        FowDataError,
+        match=r"air.toml: aircraft 'x_plane', field "
+        r"'weapons\[0\].to_hit': 7 is out of range 2..6",
+    ):
+        load_aircraft(p)
+    p.write_text(
+        '[aircraft.x_plane]\nname = "X"\nnation = "us"\n'
+        'source = "estimate: a test plane of no air force"\n'
+        f"[[aircraft.x_plane.weapons]]\n{weapon.replace('7', '4')}"
+        'source = "my memory"\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(
+        FowDataError, match=r"'x_plane', field 'weapons\[0\].source'.*my memory"
+    ):
+        load_aircraft(p)

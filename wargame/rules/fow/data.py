@@ -234,15 +234,19 @@ class TeamType:
 class _Entry:
     """Typed reads from one table of the file, failing with file/team/field."""
 
-    def __init__(self, path: Path, team: str, raw: object, where: str = "") -> None:
-        self.path, self.team, self.where = path, team, where
+    def __init__(
+        self, path: Path, team: str, raw: object, where: str = "", what: str = "team"
+    ) -> None:
+        self.path, self.team, self.where, self.what = path, team, where, what
         if not isinstance(raw, Mapping):
             self.fail(None, f"must be a table, not {type(raw).__name__}")
         self.raw: Mapping[str, Any] = raw
 
     def fail(self, fld: str | None, msg: str) -> NoReturn:
         name = None if fld is None else self.where + fld
-        at = f"team {self.team!r}" + ("" if name is None else f", field {name!r}")
+        at = f"{self.what} {self.team!r}" + (
+            "" if name is None else f", field {name!r}"
+        )
         raise FowDataError(f"{self.path}: {at}: {msg}")
 
     def only(self, allowed: Iterable[str]) -> None:
@@ -444,7 +448,7 @@ _AIR_WEAPON_FIELDS = ("name", "dice", "to_hit", "anti_tank", "firepower")
 
 
 def _aircraft(path: Path, aid: str, raw: object) -> Aircraft:
-    e = _Entry(path, aid, raw)
+    e = _Entry(path, aid, raw, what="aircraft")
     e.only({*_AIR_FIELDS, "weapons", "source", "sources"})
     if not aid.replace("_", "").isalnum() or aid != aid.lower():
         e.fail(None, "aircraft id must be snake_case")
@@ -453,7 +457,7 @@ def _aircraft(path: Path, aid: str, raw: object) -> Aircraft:
         e.fail("weapons", "an aircraft has one or two weapons (research §6.1)")
     weapons = []
     for i, w in enumerate(wraw):
-        we = _Entry(path, aid, w, where=f"weapons[{i}].")
+        we = _Entry(path, aid, w, where=f"weapons[{i}].", what="aircraft")
         we.only({*_AIR_WEAPON_FIELDS, "source", "sources"})
         weapons.append(
             AirWeapon(
