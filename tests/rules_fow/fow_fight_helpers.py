@@ -52,6 +52,8 @@ def game(units: list[dict[str, Any]], *, seed: int = 1, turns: int = 3) -> Game:
     d = tomllib.loads(SCENARIO.read_text(encoding="utf-8"))
     d["units"] = units
     d["turns"] = turns
+    for side in d["sides"]:  # no aircraft in the hand-built fights
+        side.pop("air_support", None)
     return Game.from_scenario(d, seed=seed)
 
 

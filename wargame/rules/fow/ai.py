@@ -20,6 +20,10 @@ system's own helpers for what it would roll:
   of ranging in, of a hit under the template and of one hit's result (top
   armour), over the enemy teams under the template; so it bombards when that
   beats every direct shot.  It never fires smoke (no score for it yet);
+* **AirStrike** (Shooting Step item 10): the expected teams destroyed and
+  hits of the strike (:func:`.air.strike_value`: exact per-die odds, top
+  armour, the chance no anti-aircraft die drives the aircraft off), scored
+  as a shot, so it attacks the target with the best expected kills;
 * **At the Double**: as a move, but refused (-1) when an enemy team in its
   view stands within the platoon's longest direct range of the destination
   (it would give up its shots and be shot at with double dice);
@@ -46,6 +50,7 @@ import shapely
 from wargame.engine import Point
 from wargame.engine.policy import ScoredPolicy
 
+from .air import AirStrike, strike_value
 from .artillery import (
     Bombard,
     bombard_plan,
@@ -141,6 +146,9 @@ class GreedyPolicy(ScoredPolicy):
             return self._bombard(rules, view, a)
         if isinstance(a, AtTheDouble):
             return self._double(rules, view, a, side)
+        if isinstance(a, AirStrike):
+            kills, hits = strike_value(rules, view, a.target)
+            return kills + HIT_VALUE * hits
         if isinstance(a, Dismount):
             return NEXT_SCORE + 0.01
         if isinstance(a, Next):

@@ -44,10 +44,13 @@ __all__ = [
     "SPECIAL_RULES",
     "SPEED_CLASSES",
     "VEHICLE_MOBILITIES",
+    "AirWeapon",
+    "Aircraft",
     "Armour",
     "FowDataError",
     "TeamType",
     "Weapon",
+    "load_aircraft",
     "load_teams",
     "source_problem",
 ]
@@ -231,15 +234,19 @@ class TeamType:
 class _Entry:
     """Typed reads from one table of the file, failing with file/team/field."""
 
-    def __init__(self, path: Path, team: str, raw: object, where: str = "") -> None:
-        self.path, self.team, self.where = path, team, where
+    def __init__(
+        self, path: Path, team: str, raw: object, where: str = "", what: str = "team"
+    ) -> None:
+        self.path, self.team, self.where, self.what = path, team, where, what
         if not isinstance(raw, Mapping):
             self.fail(None, f"must be a table, not {type(raw).__name__}")
         self.raw: Mapping[str, Any] = raw
 
     def fail(self, fld: str | None, msg: str) -> NoReturn:
         name = None if fld is None else self.where + fld
-        at = f"team {self.team!r}" + ("" if name is None else f", field {name!r}")
+        at = f"{self.what} {self.team!r}" + (
+            "" if name is None else f", field {name!r}"
+        )
         raise FowDataError(f"{self.path}: {at}: {msg}")
 
     def only(self, allowed: Iterable[str]) -> None:
@@ -410,13 +417,68 @@ def _team(path: Path, tid: str, raw: object) -> TeamType:
     )
 
 
-def load_teams(path: Path | str = DEFAULT_TEAMS_TOML) -> dict[str, TeamType]:
-    """Read and check a teams file (default: the packaged ``data/teams.toml``).
+@dataclass(frozen=True)
+class AirWeapon:
+    """One weapon of an aircraft profile (research/fow.md §6.1: To Hit, AT,
+    FP).  ``dice``: the dice it rolls in one attack (ASSUMPTION: the profile
+    shape read has no such number; the project's estimate, :mod:`.air`)."""
 
-    >>> sorted(load_teams())[:3]
-    ['de_command_smg_team', 'de_flak38', 'de_mg42_hmg']
-    """
-    p = Path(path)
+    name: str
+    dice: int
+    to_hit: int
+    anti_tank: int
+    firepower: int
+    sources: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+
+
+@dataclass(frozen=True)
+class Aircraft:
+    """An aircraft profile of the ``[aircraft.<id>]`` tables: up to two
+    weapons (research/fow.md §6.1)."""
+
+    id: str
+    name: str
+    nation: str
+    weapons: tuple[AirWeapon, ...]
+    sources: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+
+
+_AIR_FIELDS = ("name", "nation")
+_AIR_WEAPON_FIELDS = ("name", "dice", "to_hit", "anti_tank", "firepower")
+
+
+def _aircraft(path: Path, aid: str, raw: object) -> Aircraft:
+    e = _Entry(path, aid, raw, what="aircraft")
+    e.only({*_AIR_FIELDS, "weapons", "source", "sources"})
+    if not aid.replace("_", "").isalnum() or aid != aid.lower():
+        e.fail(None, "aircraft id must be snake_case")
+    wraw = e.raw.get("weapons", [])
+    if not isinstance(wraw, list) or not 1 <= len(wraw) <= 2:
+        e.fail("weapons", "an aircraft has one or two weapons (research §6.1)")
+    weapons = []
+    for i, w in enumerate(wraw):
+        we = _Entry(path, aid, w, where=f"weapons[{i}].", what="aircraft")
+        we.only({*_AIR_WEAPON_FIELDS, "source", "sources"})
+        weapons.append(
+            AirWeapon(
+                name=we.string("name"),
+                dice=we.integer("dice", 1, 12),
+                to_hit=we.integer("to_hit", 2, 6),
+                anti_tank=we.integer("anti_tank", 0, 30),
+                firepower=we.integer("firepower", 1, 6),
+                sources=MappingProxyType(we.sources(_AIR_WEAPON_FIELDS)),
+            )
+        )
+    return Aircraft(
+        id=aid,
+        name=e.string("name"),
+        nation=e.choice("nation", NATIONS),
+        weapons=tuple(weapons),
+        sources=MappingProxyType(e.sources(_AIR_FIELDS)),
+    )
+
+
+def _document(p: Path) -> dict[str, Any]:
     try:
         with p.open("rb") as f:
             doc = tomllib.load(f)
@@ -426,9 +488,34 @@ def load_teams(path: Path | str = DEFAULT_TEAMS_TOML) -> dict[str, TeamType]:
         ) from exc
     except tomllib.TOMLDecodeError as exc:
         raise FowDataError(f"{p}: not valid TOML ({exc})") from exc
-    unknown = set(doc) - {"teams"}
+    unknown = set(doc) - {"teams", "aircraft"}
     if unknown:
         raise FowDataError(f"{p}: unknown top-level tables {sorted(unknown)}")
+    return doc
+
+
+def load_aircraft(path: Path | str = DEFAULT_TEAMS_TOML) -> dict[str, Aircraft]:
+    """The aircraft profiles (``[aircraft.<id>]``) of a data file, checked.
+
+    >>> p47 = load_aircraft()["us_p47_thunderbolt"]
+    >>> [(w.name, w.to_hit, w.anti_tank, w.firepower) for w in p47.weapons]
+    [('5-inch HVAR rockets', 4, 6, 3), ('.50 cal MGs', 3, 5, 5)]
+    """
+    p = Path(path)
+    raw = _document(p).get("aircraft", {})
+    if not isinstance(raw, Mapping):
+        raise FowDataError(f"{p}: aircraft must be [aircraft.<id>] tables")
+    return {aid: _aircraft(p, aid, r) for aid, r in raw.items()}
+
+
+def load_teams(path: Path | str = DEFAULT_TEAMS_TOML) -> dict[str, TeamType]:
+    """Read and check a teams file (default: the packaged ``data/teams.toml``).
+
+    >>> sorted(load_teams())[:3]
+    ['de_command_smg_team', 'de_flak38', 'de_mg42_hmg']
+    """
+    p = Path(path)
+    doc = _document(p)
     raw = doc.get("teams")
     if not isinstance(raw, Mapping) or not raw:
         raise FowDataError(f"{p}: no [teams.<id>] tables")

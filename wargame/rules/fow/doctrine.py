@@ -25,8 +25,9 @@ system's own helpers (shot plans, moves, the exact odds), one action at a time:
   defensive fire it would meet, never into five expected hits), more readily a
   platoon on an objective; as the defender, counterattack or break off as the
   greedy player does.
-* ``Next`` (end the step) has :data:`~.ai.NEXT_SCORE`; bombardments, At the
-  Double, mounting and dismounting are scored as :class:`~.ai.GreedyPolicy`
+* ``Next`` (end the step) has :data:`~.ai.NEXT_SCORE`; bombardments, air
+  strikes (the target with the best expected kills), At the Double, mounting
+  and dismounting are scored as :class:`~.ai.GreedyPolicy`
   scores them.
 
 ASSUMPTION (documented in ``docs/rules/fow-v3.md``): the weights below are
@@ -124,7 +125,7 @@ class DoctrinePolicy:
                 score = self._greedy._choice(rules, view, a)
             elif isinstance(a, Next):
                 score = NEXT_SCORE
-            else:  # bombard, At the Double, get in or out: as the greedy player
+            else:  # bombard, air strike, get in or out: as the greedy player
                 score = self._greedy.score(rules, view, a, side)
             score += tie_break(decision, i)
             if score > best_score:

@@ -17,6 +17,14 @@
   starting platoons are still in play (:func:`below_half_strength`); it tests
   on the worst Motivation of its platoons in play (the mixed-ratings rule,
   seed 004 p. 19; the company command team is not in the data).
+* **Sole survivors** (research §1.1 item 1, [A: S2]; the detail is a gap,
+  §5, §10.6): in its Starting Step, before company morale, an infantry
+  platoon reduced to a single team takes a Motivation test; a failure
+  destroys it (:func:`sole_survivor_test_needed`, :func:`sole_survivors`).
+  ASSUMPTION (V1-V4 in docs/rules/fow-v3.md): "reduced to" means the platoon
+  started with two or more teams and has exactly one left, an infantry team;
+  the test is taken in every Starting Step while it is alone; the company
+  command and independent teams, which are exempt, are not in the data.
 
 Examples:
     >>> platoon_test_needed(start=4, destroyed=2, fighting=2, lost_this_step=1)
@@ -25,6 +33,8 @@ Examples:
     True
     >>> below_half_strength(start=5, in_play=2), below_half_strength(start=4, in_play=2)
     (True, False)
+    >>> sole_survivor_test_needed(start=3, left=1, infantry=True)
+    True
 """
 
 from __future__ import annotations
@@ -44,6 +54,8 @@ __all__ = [
     "fighting",
     "platoon_morale",
     "platoon_test_needed",
+    "sole_survivor_test_needed",
+    "sole_survivors",
 ]
 
 
@@ -159,3 +171,55 @@ def company_morale(rs: FowRuleset, ctx: RuleContext, side: str) -> bool:
     )
     ctx.emit("end", side=side, result="game over", changes=state_change(phase="end"))
     return True
+
+
+def sole_survivor_test_needed(*, start: int, left: int, infantry: bool) -> bool:
+    """Whether a platoon's last team takes the sole-survivor test (research
+    §1.1 item 1, [A: S2]): one team left, an infantry team, of a platoon that
+    started with more.  ASSUMPTION (the rule's text is a gap, §10.6): a
+    platoon of one team from the start is not "reduced" to it.
+
+    >>> sole_survivor_test_needed(start=1, left=1, infantry=True)
+    False
+    >>> sole_survivor_test_needed(start=4, left=1, infantry=False)
+    False
+    """
+    return infantry and left == 1 and start > 1
+
+
+def sole_survivors(rs: FowRuleset, ctx: RuleContext, side: str) -> None:
+    """Starting Step item 1 (research §1.1, [A: S2]): each of ``side``'s
+    infantry platoons reduced to one team takes a Motivation test; a failure
+    destroys it (ASSUMPTION V2: the team gives up or slips away, and the
+    platoon counts as destroyed, as a failed platoon morale test)."""
+    st = ctx.state
+    for uid in sorted(st.units):
+        u = st.units[uid]
+        if u.side != side or not rs._in_play(u):
+            continue
+        start = len(rs.specs[uid].teams)
+        infantry = len(u.models) == 1 and rs.team(u.models[0]).kind == "infantry"
+        if not sole_survivor_test_needed(
+            start=start, left=len(u.models), infantry=infantry
+        ):
+            continue
+        score = MOTIVATION_TEST[str(u.attrs["motivation"])]
+        (f,) = ctx.roll(
+            1,
+            needed=score,
+            kind="sole_survivor",
+            side=side,
+            unit=uid,
+            target=u.models[0].id,
+            detail=f"{u.name}: the last of {start} teams, Motivation {score}+",
+        )
+        ok = passes(f, score)
+        ctx.emit(
+            "sole_survivor",
+            side=side,
+            unit=uid,
+            result="stays" if ok else "destroyed",
+            detail=f"{u.name}'s last team "
+            + ("stays in the fight" if ok else "fails its test and is destroyed"),
+            changes=() if ok else unit_change(uid, strength="destroyed"),
+        )

@@ -4,13 +4,14 @@ Read with :mod:`.ruleset` (what is legal) — this module rolls the dice (throug
 the game's logged generator) and emits the events:
 
 * :func:`start_turn`: the Starting Step in its order (research/fow.md §1.1):
-  company morale (:mod:`.morale`), objectives taken, rally, remount, free
-  bogged teams; then the Movement Step;
+  sole survivors and company morale (:mod:`.morale`), objectives taken, air
+  support (:mod:`.air`), reserves, rally, remount, free bogged teams, smoke
+  removed; then the Movement Step;
 * :func:`move`: a platoon's move with its bogging checks;
 * :func:`shoot`: one platoon's shooting, from the dice to hit to the saves;
-* :func:`next_step`: Movement → Shooting (Pinned Down, then platoon morale at
-  its end) → Assault (:mod:`.fight`; platoon morale at its end) → the other
-  side's turn, and the end of the game.
+* :func:`next_step`: Movement → Shooting (Pinned Down, air support, then
+  platoon morale at its end) → Assault (:mod:`.fight`; platoon morale at its
+  end) → the other side's turn, and the end of the game.
 """
 
 from __future__ import annotations
@@ -31,11 +32,12 @@ from wargame.engine import (
 )
 from wargame.engine.state import Change, control_change
 
+from . import air
 from .allocation import allocate
 from .bridges import demolitions_step
 from .data import TeamType, Weapon
 from .dice import MOTIVATION_TEST, SKILL_TEST, passes
-from .morale import company_morale, platoon_morale
+from .morale import company_morale, platoon_morale, sole_survivors
 from .moves import command_radius_m, out_of_command
 from .odds import armour_result, penetrates, save_result
 from .reserves import arrivals
@@ -45,7 +47,7 @@ from .smoke import clear_smoke
 if TYPE_CHECKING:  # pragma: no cover
     from .ruleset import FowRuleset
 
-__all__ = ["move", "next_step", "shoot", "start_turn"]
+__all__ = ["end_shooting", "move", "next_step", "shoot", "start_turn"]
 
 #: An objective is taken by teams within 4" (research/fow.md §5, S7 [A]).
 OBJECTIVE_IN = 4.0
@@ -114,11 +116,14 @@ def start_turn(
         detail=f"turn {turn}: {st.sides[side].name} plays",
         changes=state_change(turn=turn, phase="starting") + var_change(side=side),
     )
+    # item 1: sole surviving infantry teams take their tests (§1.1, morale.py)
+    sole_survivors(rs, ctx, side)
     # item 2 of the Starting Step: company morale, before victory (§1.1, §5)
     if company_morale(rs, ctx, side):
         return
     _objectives(rs, ctx, side)
     demolitions_step(rs, ctx, side)
+    air.arrival(rs, ctx, side)  # item 5: roll for air support (air.py)
     arrivals(rs, ctx, side)  # item 6: reserves (reserves.py)
     for uid in sorted(st.units):
         u = st.units[uid]
@@ -484,6 +489,18 @@ def _resolve_hit(
 # --------------------------------------------------------------------------- #
 
 
+def end_shooting(rs: FowRuleset, ctx: RuleContext, side: str) -> None:
+    """The end of the Shooting Step after air support: Platoon Morale checks
+    (§1.3 item 11), then the Assault Step."""
+    platoon_morale(rs, ctx, "Shooting")
+    ctx.emit(
+        "step",
+        side=side,
+        result="Assault Step",
+        changes=state_change(phase="assault"),
+    )
+
+
 def next_step(rs: FowRuleset, ctx: RuleContext) -> None:
     """End the current step: Movement → Shooting → Assault → next side."""
     st = ctx.state
@@ -495,6 +512,11 @@ def next_step(rs: FowRuleset, ctx: RuleContext) -> None:
             result="Shooting Step",
             changes=state_change(phase="shooting"),
         )
+        return
+    if st.phase == "shooting" and st.vars.get("air_pending"):
+        # Next at item 10: the aircraft go without a strike (air.py)
+        air.hold_off(ctx, side)
+        end_shooting(rs, ctx, side)
         return
     if st.phase == "shooting":
         for uid in sorted(st.units):
@@ -516,14 +538,10 @@ def next_step(rs: FowRuleset, ctx: RuleContext) -> None:
                 )
             else:
                 ctx.emit("step", side=u.side, unit=uid, changes=ch)
-        # Platoon Morale checks, the last item of the step (§1.3 item 11)
-        platoon_morale(rs, ctx, "Shooting")
-        ctx.emit(
-            "step",
-            side=side,
-            result="Assault Step",
-            changes=state_change(phase="assault"),
-        )
+        # item 10: air support (air.py); the owner then chooses a target
+        if air.await_strike(rs, ctx, side):
+            return
+        end_shooting(rs, ctx, side)
         return
     # the end of the Assault Step: Platoon Morale checks (§1.4 item 7), then
     # the turn passes

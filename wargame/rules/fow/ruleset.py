@@ -34,12 +34,17 @@ Assault Steps in order (research/fow.md §1, S17 and S6 [A]).  What is built:
 * **Reserves** (:mod:`.reserves`): scenario ``reserve``/``arrives``, a die per
   platoon in the Starting Step (item 6).
 
-Not built yet (documented in ``docs/rules/fow-v3.md``): air support,
+* **Air support** (:mod:`.air`, ``AirStrike``): scenario ``air_support``, the
+  arrival die in the Starting Step (item 5), the strike after all platoons
+  shot (Shooting Step item 10), anti-aircraft fire, top armour.
+* **Sole survivors** (:mod:`.morale`): Starting Step item 1, an infantry
+  platoon reduced to one team tests Motivation or is destroyed.
+
+Not built yet (documented in ``docs/rules/fow-v3.md``):
 ambushes, repeat bombardments, observer and company-command
 spotters, passenger-fired MGs, night, independent teams and the company
-command team (so no re-roll of the counterattack test), the sole-survivor test
-of the Starting Step, and a consolidation move of the assault's winner (it
-holds its ground).
+command team (so no re-roll of the counterattack test), and a consolidation
+move of the assault's winner (it holds its ground).
 """
 
 from __future__ import annotations
@@ -69,7 +74,8 @@ from wargame.engine import (
 )
 from wargame.engine.state import Formation
 
-from . import artillery, reserves, transport
+from . import air, artillery, reserves, transport
+from .air import AirStrike
 from .artillery import Bombard
 from .assault import CHARGE_IN, charge_moves
 from .bridges import bridge_waypoints, parse_bridges, standing
@@ -93,6 +99,7 @@ from .smoke import markers, smoke_between
 from .transport import Dismount, Mount
 
 __all__ = [
+    "AirStrike",
     "Assault",
     "AtTheDouble",
     "Bombard",
@@ -200,10 +207,12 @@ class FowRuleset(FowPresentation, OddsCommand, RulesetBase):
         "platoon_morale",
         "morale",
         "company_morale",
+        "sole_survivor",
         "end",
         *artillery.EVENT_KINDS,  # bombardments and smoke (artillery.py)
         *transport.EVENT_KINDS,  # passengers (transport.py)
         *reserves.EVENT_KINDS,  # reserves arriving (reserves.py)
+        *air.EVENT_KINDS,  # air support (air.py)
     )
     action_types: ClassVar[dict[str, type[Action]]] = {
         c.type: c
@@ -218,6 +227,7 @@ class FowRuleset(FowPresentation, OddsCommand, RulesetBase):
             Bombard,
             Mount,
             Dismount,
+            AirStrike,
         )
     }
     scenario_keys: ClassVar[Mapping[str, frozenset[str]]] = {
@@ -227,6 +237,7 @@ class FowRuleset(FowPresentation, OddsCommand, RulesetBase):
             | {"reserve", "arrives"}
         ),
         "rules": frozenset({"ground_scale_m_per_inch"}),
+        "sides": frozenset({"air_support"}),
     }
 
     def __init__(self, scenario: Scenario, game_map: Any) -> None:
@@ -270,6 +281,9 @@ class FowRuleset(FowPresentation, OddsCommand, RulesetBase):
             file,
         )
         problems += reserves.reserves_problems(scenario.units, file)
+        #: Each side's air support (air.py; scenario ``air_support``).
+        self.air, more = air.air_support_problems(scenario.sides, file)
+        problems += more
         if problems:
             raise ScenarioError(problems)
         placed = place_units(
@@ -624,6 +638,11 @@ class FowRuleset(FowPresentation, OddsCommand, RulesetBase):
                 out += [Counterattack(uid), BreakOff(uid)]
             return out
         own = [u for u in state.units.values() if u.side == side and self._in_play(u)]
+        if step == "shooting" and state.vars.get("air_pending"):
+            # item 10: the aircraft's target, or Next for no strike (air.py)
+            return [AirStrike(t) for t in air.strike_targets(self, state, side)] + [
+                Next()
+            ]
         if step == "movement":
             targets = {k: p for k, (p, _) in self.objectives.items()}
             for u in own:
@@ -706,6 +725,16 @@ class FowRuleset(FowPresentation, OddsCommand, RulesetBase):
             raise IllegalActionError(
                 f"{side} must first choose for {', '.join(pending)}: counterattack "
                 "or break off (research/fow.md §4)"
+            )
+        if isinstance(action, AirStrike):
+            why = air.strike_problem(self, state, action.target)
+            if why is not None:
+                raise IllegalActionError(f"no air strike on {action.target}: {why}")
+            return
+        if state.vars.get("air_pending") and not isinstance(action, Next):
+            raise IllegalActionError(
+                f"{side}'s platoons have shot: only the air strike (AirStrike) or "
+                "Next is left in this Shooting Step (research/fow.md §1.3 item 10)"
             )
         if isinstance(action, Assault):
             if state.phase != "assault":
@@ -795,6 +824,10 @@ class FowRuleset(FowPresentation, OddsCommand, RulesetBase):
             transport.dismount(self, ctx, action.unit)
         elif isinstance(action, Mount):
             transport.mount(self, ctx, action.unit, action.transport)
+        elif isinstance(action, AirStrike):
+            air.strike(self, ctx, action.target)
+            transport.after_fire(self, ctx)
+            play.end_shooting(self, ctx, str(ctx.state.vars["side"]))
         else:
             play.next_step(self, ctx)
 

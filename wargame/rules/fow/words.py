@@ -51,6 +51,7 @@ def _way(state: GameState, uid: str, to: Point) -> str:
 
 def describe(rs: FowRuleset, state: GameState, action: Action) -> str:
     """One action in words (module docstring)."""
+    from .air import AirStrike
     from .artillery import Bombard
     from .double import AtTheDouble
     from .ruleset import Assault, BreakOff, Counterattack, Move, Next, Shoot
@@ -82,6 +83,12 @@ def describe(rs: FowRuleset, state: GameState, action: Action) -> str:
         return f"{_name(state, action.unit)} gets into {into}"
     if isinstance(action, Dismount):
         return f"{_name(state, action.unit)} gets out of its transports"
+    if isinstance(action, AirStrike):
+        air = rs.air.get(str(state.vars.get("side")))
+        plane = air.aircraft.name if air is not None else "The aircraft"
+        return f"{plane} attacks {_name(state, action.target)}"
+    if isinstance(action, Next) and state.vars.get("air_pending"):
+        return "Let the aircraft go without a strike"
     if isinstance(action, Next):
         step = STEP_NAMES.get(state.phase, state.phase)
         return f"End the {step}"
