@@ -99,6 +99,16 @@ def test_classroom_app_renders_terrain_and_units_clicks_and_steps(
     icons = page.locator(MARKERS)
     assert icons.first.get_attribute("src").startswith("data:image/svg+xml;base64,")
     two_frames(page)
+    # the place names are text over the picture, in no white box, under no
+    # counter (the geometry is tested in tests/ui/test_place_names.py)
+    names = page.locator(".wargame-place")
+    names.first.wait_for(state="attached", timeout=30_000)
+    assert names.count() >= 1 and names.first.inner_text().strip()
+    box_bg = page.evaluate(
+        "() => getComputedStyle(document.querySelector('.wargame-place')"
+        ".parentElement).backgroundColor"
+    )
+    assert box_bg in ("rgba(0, 0, 0, 0)", "transparent"), box_bg
 
     # click a unit: its line-of-sight polygon and range rings appear
     _click_a_unit(page)

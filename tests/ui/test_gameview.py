@@ -51,6 +51,7 @@ def test_offline_terrain_picture_under_small_overlays_and_the_unit_layer(view):
         "viewshed",
         "range rings",
         "destinations",
+        "place names",  # over the picture and the overlays, under the units
         "selection",
         "path",
         "sight line",

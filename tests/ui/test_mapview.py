@@ -15,7 +15,7 @@ def view():
 
 def test_terrain_picture_is_the_base_layer_and_works_offline(view):
     names = [layer.name for layer in view.leaflet.layers]
-    assert names == ["terrain", "selection"]  # no web tiles by default
+    assert names == ["terrain", "place names", "selection"]  # no web tiles
     assert view.terrain.url.startswith("data:image/png;base64,")
 
 

@@ -35,11 +35,16 @@ def cmd_build(args: argparse.Namespace) -> int:
 
         meta = json.loads((folder / "metadata.json").read_text(encoding="utf-8"))
         log("picture: hillshade, terrain, roads, names -> terrain.png")
-        img = terrain_image(Map(folder, meta), metres_per_px=args.picture_m)
+        m = Map(folder, meta)
+        img = terrain_image(m, metres_per_px=args.picture_m)
         (folder / "terrain.png").write_bytes(img.png)
+        log("picture without the names (map views label them) -> terrain-plain.png")
+        plain = terrain_image(m, metres_per_px=args.picture_m, labels=False)
+        (folder / "terrain-plain.png").write_bytes(plain.png)
         return {
             "picture": {
                 "file": "terrain.png",
+                "plain": "terrain-plain.png",
                 "lonlat_bounds": img.latlon_corners,  # key kept: ((s, w), (n, e))
                 "size": list(img.size),
                 "metres_per_px": args.picture_m,

@@ -271,25 +271,32 @@ def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
         return ImageFont.load_default()
 
 
-def map_picture(m: Map, *, hex_outlines: bool = False) -> TerrainImage:
+def map_picture(
+    m: Map, *, hex_outlines: bool = False, labels: bool = True
+) -> TerrainImage:
     """The terrain picture of a map, as fast as possible.
 
-    The whole map's picture ships with the map (``terrain.png``); windows and
-    pictures with hex outlines are rendered once and kept in the per-user cache.
+    The whole map's picture ships with the map (``terrain.png``, and
+    ``terrain-plain.png`` without the place names, for views that draw the
+    names themselves: :mod:`wargame.render.places`); windows and pictures with
+    hex outlines are rendered once and kept in the per-user cache.
     """
     import json
 
     from wargame.geo.maps import _cache_key, _read_checked, cache_dir
 
     pic = m.meta.get("picture")
-    if pic and m.window is None and not hex_outlines:
-        png = _read_checked(m.folder, pic["file"], m.meta)
+    shipped = pic and (pic["file"] if labels else pic.get("plain"))
+    if shipped and m.window is None and not hex_outlines:
+        png = _read_checked(m.folder, shipped, m.meta)
         # the map's metadata.json keeps the corners under "lonlat_bounds" as
         # ((south, west), (north, east)), the order Leaflet takes
         (s, w), (n, e) = pic["lonlat_bounds"]
         size = Image.open(io.BytesIO(png)).size
         return TerrainImage(png=png, latlon_corners=((s, w), (n, e)), size=size)
-    key = _cache_key(m) + ("-hex" if hex_outlines else "")
+    key = (
+        _cache_key(m) + ("-hex" if hex_outlines else "") + ("" if labels else "-plain")
+    )
     folder = cache_dir() / "pictures"
     png_path = folder / f"{m.name}-{key}.png"
     meta_path = png_path.with_suffix(".json")
@@ -304,7 +311,7 @@ def map_picture(m: Map, *, hex_outlines: bool = False) -> TerrainImage:
         except (OSError, ValueError, KeyError):
             pass  # damaged cache: render again
     res = 6.0 if m.window is not None else 12.0
-    img = terrain_image(m, metres_per_px=res, hex_outlines=hex_outlines)
+    img = terrain_image(m, metres_per_px=res, hex_outlines=hex_outlines, labels=labels)
     try:
         folder.mkdir(parents=True, exist_ok=True)
         png_path.write_bytes(img.png)

@@ -375,6 +375,7 @@ class GameView(w.VBox):  # type: ignore[misc]
         game = self.game
         state = self.shown_state
         self.units.update(unit_stacks(game, state))
+        self.mapview.avoid(self.units.places(), self.units.counter_px)
         if self.point_mode:
             self.points.draw_models(state)
         self.status.value = status_html(

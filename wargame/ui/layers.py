@@ -131,6 +131,16 @@ class UnitLayer:
         self.sent = changed
         return changed
 
+    @property
+    def counter_px(self) -> tuple[float, float]:
+        """A counter's width and height on the screen (CSS pixels)."""
+        w, h = SYMBOL_SIZE
+        return float(round(w * self.scale)), float(round(h * self.scale))
+
+    def places(self) -> list[tuple[float, float]]:
+        """(lat, lon) of every counter shown (for names to keep off them)."""
+        return [(s.lat, s.lon) for s in self.stacks.values()]
+
     def marker_at(self, label: str) -> ipyleaflet.Marker | None:
         """The marker of a hex or a point stack's key (``None``: no unit there)."""
         return self._markers.get(label)

@@ -1,7 +1,9 @@
 """MapView: the Rhine map in a notebook, offline, with a click-to-inspect hex panel.
 
 The terrain picture is one image overlay (never thousands of vector hexes); the hex
-under a click is found by arithmetic; the selection is a one-feature layer.
+under a click is found by arithmetic; the selection is a one-feature layer.  The
+place names are labels of a fixed screen size over the picture, kept clear of
+the unit counters (:mod:`wargame.render.places`).
 """
 
 from __future__ import annotations
@@ -15,12 +17,20 @@ import ipyleaflet
 import ipywidgets as w
 
 from wargame.render.geojson import EMPTY, hex_info_html, hexes_geojson
+from wargame.render.places import FONT_PX, Label, declutter, place_names
+from wargame.render.symbols import SYMBOL_SIZE
 from wargame.render.terrain import map_picture
 
 if TYPE_CHECKING:  # pragma: no cover
     from wargame.geo.maps import Map
 
 OSM_TILES = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
+#: Leaflet puts div icons in a white box that catches clicks: none for a place
+#: name (carried in each label, so it holds wherever the map is shown).
+PLACE_CSS = (
+    "<style>.leaflet-div-icon:has(> .wargame-place)"
+    "{background:none;border:none;pointer-events:none}</style>"
+)
 
 
 class MapView(w.VBox):  # type: ignore[misc]
@@ -33,9 +43,13 @@ class MapView(w.VBox):  # type: ignore[misc]
             internet; the picture alone always works offline).
         height: CSS height of the map.
         zoom: initial zoom (default: a window fits the map box, the whole map 12).
+        names: write the place names as labels that keep their size at every
+            zoom and give way to the counters (``False``: the names drawn into
+            the picture, as before).
 
     Clicking the map selects the hex there; :meth:`select_hex` does it from code.
-    Register callbacks with :meth:`on_hex_click`.
+    Register callbacks with :meth:`on_hex_click`; :meth:`avoid` tells the names
+    where the counters are.
     """
 
     def __init__(
@@ -46,13 +60,15 @@ class MapView(w.VBox):  # type: ignore[misc]
         web_tiles: bool = False,
         height: str = "560px",
         zoom: float | None = None,
+        names: bool = True,
     ) -> None:
         self.game_map = game_map
+        self._names = names
         self._callbacks: list[Callable[[str], None]] = []
         self._point_callbacks: list[Callable[[float, float, str], None]] = []
         #: Extra rows for the hex info panel: ``info_rows(label) -> [(name, html)]``.
         self.info_rows: Callable[[str], list[tuple[str, str]]] | None = None
-        pic = map_picture(game_map, hex_outlines=hex_outlines)
+        pic = map_picture(game_map, hex_outlines=hex_outlines, labels=not names)
         (s, west), (n, e) = pic.latlon_corners
         layers: list[Any] = []
         self.note = w.HTML()
@@ -74,6 +90,19 @@ class MapView(w.VBox):  # type: ignore[misc]
             attribution=game_map.meta.get("attribution", ""),
         )
         layers.append(self.terrain)
+        #: The place-name labels (one marker per name shown, reused).
+        self.names = ipyleaflet.LayerGroup(name="place names")
+        self._places = place_names(game_map) if names else []
+        self._name_markers: dict[tuple[str, float, float], ipyleaflet.Marker] = {}
+        self._name_looks: dict[tuple[str, float, float], tuple[float, ...]] = {}
+        self._counters: list[tuple[float, float]] = []
+        self._counter_px: tuple[float, float] = (
+            float(SYMBOL_SIZE[0]),
+            float(SYMBOL_SIZE[1]),
+        )
+        #: The labels shown now (after :meth:`relabel`).
+        self.labels: list[Label] = []
+        layers.append(self.names)
         self.selection = ipyleaflet.GeoJSON(
             data=dict(EMPTY),
             name="selection",
@@ -94,6 +123,7 @@ class MapView(w.VBox):  # type: ignore[misc]
         )
         self.leaflet.add(ipyleaflet.ScaleControl(position="bottomleft"))
         self.leaflet.on_interaction(self._on_interaction)
+        self.leaflet.observe(lambda _: self.relabel(), ["zoom", "center"])
         self.info = w.HTML(
             value="<i>Click the map to inspect a hex.</i>",
             layout=w.Layout(min_width="260px"),
@@ -118,12 +148,78 @@ class MapView(w.VBox):  # type: ignore[misc]
             [w.HBox([self.leaflet, self.info]), self.message, self.note],
             layout=w.Layout(width="100%"),
         )
+        self.relabel()
+
+    # -- place names ----------------------------------------------------------- #
+    def avoid(
+        self,
+        counters: list[tuple[float, float]],
+        counter_px: tuple[float, float] | None = None,
+    ) -> None:
+        """Keep the place names off these counters: (lat, lon) of each, and
+        their size on the screen in CSS pixels (default: a unit counter's)."""
+        self._counters = list(counters)
+        if counter_px is not None:
+            self._counter_px = counter_px
+        self.relabel()
+
+    def relabel(self) -> None:
+        """Place the names again for the zoom and counters of now; only the
+        labels that moved, appeared or went are sent."""
+        if not self._names:
+            return
+        self.labels = declutter(
+            self._places,
+            zoom=float(self.leaflet.zoom),
+            counters=self._counters,
+            counter_px=self._counter_px,
+            centre=(float(self.leaflet.center[0]), float(self.leaflet.center[1])),
+        )
+        shown = set()
+        for lab in self.labels:
+            key = (lab.name, lab.lat, lab.lon)
+            shown.add(key)
+            look = (lab.dx, lab.dy)
+            mk = self._name_markers.get(key)
+            if mk is not None and self._name_looks.get(key) == look and mk.visible:
+                continue
+            icon = ipyleaflet.DivIcon(
+                html=(
+                    PLACE_CSS + f"<div class='wargame-place wargame-place-{lab.kind}' "
+                    f"style='font:600 {FONT_PX.get(lab.kind, 12)}px sans-serif;"
+                    "color:#281e1e;white-space:nowrap;text-align:center;"
+                    "text-shadow:0 0 3px #fff,0 0 3px #fff,0 0 2px #fff;"
+                    f"pointer-events:none'>{html.escape(lab.name)}</div>"
+                ),
+                icon_size=[round(lab.w), round(lab.h)],
+                icon_anchor=[round(lab.w / 2 - lab.dx), round(lab.h / 2 - lab.dy)],
+            )
+            if mk is None:
+                mk = ipyleaflet.Marker(
+                    location=(lab.lat, lab.lon),
+                    draggable=False,
+                    keyboard=False,
+                    title=lab.name,
+                    name="place",
+                    z_index_offset=-1000,  # under the unit counters
+                )
+                self._name_markers[key] = mk
+                self.names.add(mk)
+            with mk.hold_sync():
+                mk.icon = icon
+                mk.visible = True
+            self._name_looks[key] = look
+        for key, mk in self._name_markers.items():
+            if key not in shown and mk.visible:
+                mk.visible = False
 
     def show_grid(self, on: bool = True) -> None:
         """Show (or hide) the hex grid over the terrain."""
         url = self._pictures.get(on)
         if url is None:
-            url = map_picture(self.game_map, hex_outlines=on).data_url()
+            url = map_picture(
+                self.game_map, hex_outlines=on, labels=not self._names
+            ).data_url()
             self._pictures[on] = url
         self.terrain.url = url
         if self.grid_toggle.value != on:

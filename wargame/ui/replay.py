@@ -168,6 +168,7 @@ class ReplayView(w.VBox):  # type: ignore[misc]
             self.slider.value = position  # the observer comes back here: no-op
         state = self.states[position]
         self.units.update(unit_stacks(self.game, state))
+        self.mapview.avoid(self.units.places(), self.units.counter_px)
         if self.models_layer is not None:
             self.models_layer.data = models_geojson(self.game, state)
         self.status.value = status_html(self.game, state=state)
