@@ -26,8 +26,9 @@ system's own helpers (shot plans, moves, the exact odds), one action at a time:
   platoon on an objective; as the defender, counterattack or break off as the
   greedy player does.
 * ``Next`` (end the step) has :data:`~.ai.NEXT_SCORE`; bombardments, At the
-  Double, mounting and dismounting are scored as :class:`~.ai.GreedyPolicy`
-  scores them.
+  Double, mounting and dismounting, and revealing an ambush (when an enemy
+  team stands within its range, or in the last turn) are scored as
+  :class:`~.ai.GreedyPolicy` scores them.
 
 ASSUMPTION (documented in ``docs/rules/fow-v3.md``): the weights below are
 judgement, tuned only so that the policy beats random play and plays both
