@@ -219,6 +219,7 @@ def test_doctrine_games_with_an_ambush_play_to_the_end() -> None:
         ({"ambush": "yes"}, r"\.ambush: 'yes' is not true or false"),
         ({"ambush": 1}, r"\.ambush: 1 is not true or false"),
         ({"reserve": True}, r"\.ambush: a platoon in reserve"),
+        ({"mounted_in": "de_h"}, r"\.ambush: a mounted platoon rides"),
     ],
 )
 def test_bad_ambush_keys_are_named_with_file_unit_and_field(change, message) -> None:
@@ -226,3 +227,11 @@ def test_bad_ambush_keys_are_named_with_file_unit_and_field(change, message) -> 
     units[1].update(change)
     with pytest.raises(ScenarioError, match=r"units\[1\] \('de_amb'\)" + message):
         game(units)
+
+
+def test_a_side_with_only_a_hidden_platoon_is_still_in_the_game() -> None:
+    g = game(_units()[:2])  # the US platoon and the ambush, nothing else
+    for _ in range(3):  # the US turn ends: the Germans are not annihilated
+        g.apply(Next())
+    assert not g.is_over and g.current_side == "de"
+    assert g.legal_actions() == [Reveal("de_amb"), Next()]
