@@ -39,6 +39,8 @@ BATTERY_AT = (375860.0, 5604240.0)
 
 def _data(count: int = 3, team: str = "us_81mm_mortar", **unit: Any) -> dict:
     d = tomllib.loads(SCENARIO.read_text(encoding="utf-8"))
+    for u in d["units"]:  # the MG 42s in the open (ambushes: test_fow_ambush.py)
+        u.pop("ambush", None)
     d["units"].append(
         {
             "id": "us_mortars",

@@ -287,7 +287,7 @@ def map_picture(
 
     pic = m.meta.get("picture")
     shipped = pic and (pic["file"] if labels else pic.get("plain"))
-    if shipped and m.window is None and not hex_outlines:
+    if pic and shipped and m.window is None and not hex_outlines:
         png = _read_checked(m.folder, shipped, m.meta)
         # the map's metadata.json keeps the corners under "lonlat_bounds" as
         # ((south, west), (north, east)), the order Leaflet takes

@@ -31,6 +31,9 @@ system's own helpers for what it would roll:
   that weapon's range does not move (-1): it stays to bombard;
 * **Dismount**: a little more than ending the step (passengers get out, then
   move and fight); it never gets into a transport (**Mount** scores 0);
+* **Reveal** (an ambush, the Starting Step): when an enemy team in its view
+  stands within the platoon's longest direct range, or in the last turn
+  (:func:`.ambush.should_reveal`);
 * **Next** (end the step): a small fixed score, so a platoon with nothing worth
   doing stays (and, having neither moved nor shot, goes to ground).
 
@@ -51,6 +54,7 @@ from wargame.engine import Point
 from wargame.engine.policy import ScoredPolicy
 
 from .air import AirStrike, strike_value
+from .ambush import Reveal, should_reveal
 from .artillery import (
     Bombard,
     bombard_plan,
@@ -151,6 +155,8 @@ class GreedyPolicy(ScoredPolicy):
             return kills + HIT_VALUE * hits
         if isinstance(a, Dismount):
             return NEXT_SCORE + 0.01
+        if isinstance(a, Reveal):  # spring an ambush with a target in range
+            return NEXT_SCORE + 0.01 if should_reveal(rules, view, a.unit) else 0.0
         if isinstance(a, Next):
             return NEXT_SCORE
         return 0.0

@@ -27,7 +27,8 @@ system's own helpers (shot plans, moves, the exact odds), one action at a time:
   greedy player does.
 * ``Next`` (end the step) has :data:`~.ai.NEXT_SCORE`; bombardments, air
   strikes (the target with the best expected kills), At the Double, mounting
-  and dismounting are scored as :class:`~.ai.GreedyPolicy`
+  and dismounting, and revealing an ambush (when an enemy team stands within
+  its range, or in the last turn) are scored as :class:`~.ai.GreedyPolicy`
   scores them.
 
 ASSUMPTION (documented in ``docs/rules/fow-v3.md``): the weights below are

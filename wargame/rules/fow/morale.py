@@ -146,7 +146,8 @@ def company_morale(rs: FowRuleset, ctx: RuleContext, side: str) -> bool:
     platoons = [
         u for u in st.units.values() if u.side == side and not u.attrs.get("reserve")
     ]
-    alive = [u for u in platoons if rs._in_play(u)]
+    # a platoon hidden in ambush is still in play (ambush.py)
+    alive = [u for u in platoons if rs._on_table(u)]
     if not alive or not below_half_strength(start=len(platoons), in_play=len(alive)):
         return False
     mot = worst([str(u.attrs["motivation"]) for u in alive], MOTIVATIONS)

@@ -4,7 +4,9 @@ Read with :mod:`.ruleset` (what is legal) — this module rolls the dice (throug
 the game's logged generator) and emits the events:
 
 * :func:`start_turn`: the Starting Step in its order (research/fow.md §1.1):
-  sole survivors and company morale (:mod:`.morale`), objectives taken, air
+  sole survivors and company morale (:mod:`.morale`), objectives taken,
+  ambushes (item 4: the step waits for ``Reveal`` or ``Next`` while the side
+  has a platoon hidden, :mod:`.ambush`; :func:`finish_start` goes on), air
   support (:mod:`.air`), reserves, rally, remount, free bogged teams, smoke
   removed; then the Movement Step;
 * :func:`move`: a platoon's move with its bogging checks;
@@ -34,6 +36,7 @@ from wargame.engine.state import Change, control_change
 
 from . import air
 from .allocation import allocate
+from .ambush import hidden_platoons
 from .bridges import demolitions_step
 from .data import TeamType, Weapon
 from .dice import MOTIVATION_TEST, SKILL_TEST, passes
@@ -47,7 +50,7 @@ from .smoke import clear_smoke
 if TYPE_CHECKING:  # pragma: no cover
     from .ruleset import FowRuleset
 
-__all__ = ["end_shooting", "move", "next_step", "shoot", "start_turn"]
+__all__ = ["end_shooting", "finish_start", "move", "next_step", "shoot", "start_turn"]
 
 #: An objective is taken by teams within 4" (research/fow.md §5, S7 [A]).
 OBJECTIVE_IN = 4.0
@@ -123,6 +126,17 @@ def start_turn(
         return
     _objectives(rs, ctx, side)
     demolitions_step(rs, ctx, side)
+    # item 4: reveal ambushes; with a platoon hidden, the step waits for the
+    # player's Reveal or Next (ambush.py)
+    if hidden_platoons(st, side):
+        return
+    finish_start(rs, ctx, side)
+
+
+def finish_start(rs: FowRuleset, ctx: RuleContext, side: str) -> None:
+    """The Starting Step from item 5 on (air support, reserves, rally, remount,
+    free bogged teams, smoke), then the Movement Step."""
+    st = ctx.state
     air.arrival(rs, ctx, side)  # item 5: roll for air support (air.py)
     arrivals(rs, ctx, side)  # item 6: reserves (reserves.py)
     for uid in sorted(st.units):

@@ -33,15 +33,20 @@ Assault Steps in order (research/fow.md §1, S17 and S6 [A]).  What is built:
   destroyed transport's passengers saving on 5+.
 * **Reserves** (:mod:`.reserves`): scenario ``reserve``/``arrives``, a die per
   platoon in the Starting Step (item 6).
+* **Ambushes** (:mod:`.ambush`, ``Reveal``): scenario ``ambush = true``, a
+  platoon placed hidden; revealed by its owner at item 4 of its Starting Step
+  or sprung by an enemy team within 8".
 
 * **Air support** (:mod:`.air`, ``AirStrike``): scenario ``air_support``, the
   arrival die in the Starting Step (item 5), the strike after all platoons
   shot (Shooting Step item 10), anti-aircraft fire, top armour.
 * **Sole survivors** (:mod:`.morale`): Starting Step item 1, an infantry
   platoon reduced to one team tests Motivation or is destroyed.
+* **Ambushes** (:mod:`.ambush`, ``Reveal``): a platoon placed hidden, revealed
+  at item 4 of its owner's Starting Step or sprung by an enemy within 8".
 
 Not built yet (documented in ``docs/rules/fow-v3.md``):
-ambushes, repeat bombardments, observer and company-command
+repeat bombardments, observer and company-command
 spotters, passenger-fired MGs, night, independent teams and the company
 command team (so no re-roll of the counterattack test), and a consolidation
 move of the assault's winner (it holds its ground).
@@ -74,8 +79,9 @@ from wargame.engine import (
 )
 from wargame.engine.state import Formation
 
-from . import air, artillery, reserves, transport
+from . import air, ambush, artillery, reserves, transport
 from .air import AirStrike
+from .ambush import Reveal
 from .artillery import Bombard
 from .assault import CHARGE_IN, charge_moves
 from .bridges import bridge_waypoints, parse_bridges, standing
@@ -110,6 +116,7 @@ __all__ = [
     "Mount",
     "Move",
     "Next",
+    "Reveal",
     "Shoot",
 ]
 
@@ -179,6 +186,9 @@ class FowRuleset(FowPresentation, OddsCommand, RulesetBase):
     odds_command: ClassVar[bool] = True
     #: the AI ``wargame run`` and the classroom play by default (doctrine.py)
     default_policy: ClassVar[str] = "doctrine"
+    #: Platoons in ambush are hidden from the enemy (:mod:`.ambush`); with none
+    #: hidden a side's view is the whole state.
+    hidden_information: ClassVar[bool] = True
     phases = ("setup", "starting", "movement", "shooting", "assault", "end")
     event_kinds = (
         "turn",
@@ -213,6 +223,7 @@ class FowRuleset(FowPresentation, OddsCommand, RulesetBase):
         *transport.EVENT_KINDS,  # passengers (transport.py)
         *reserves.EVENT_KINDS,  # reserves arriving (reserves.py)
         *air.EVENT_KINDS,  # air support (air.py)
+        *ambush.EVENT_KINDS,  # ambushes revealed (ambush.py)
     )
     action_types: ClassVar[dict[str, type[Action]]] = {
         c.type: c
@@ -228,13 +239,14 @@ class FowRuleset(FowPresentation, OddsCommand, RulesetBase):
             Mount,
             Dismount,
             AirStrike,
+            Reveal,
         )
     }
     scenario_keys: ClassVar[Mapping[str, frozenset[str]]] = {
         "scenario": frozenset({"objectives", "bridges", "rules"}),
         "units": frozenset(
             {"teams", "command", "motivation", "skill", "mounted_in"}
-            | {"reserve", "arrives"}
+            | {"reserve", "arrives", "ambush"}
         ),
         "rules": frozenset({"ground_scale_m_per_inch"}),
         "sides": frozenset({"air_support"}),
@@ -284,6 +296,7 @@ class FowRuleset(FowPresentation, OddsCommand, RulesetBase):
         #: Each side's air support (air.py; scenario ``air_support``).
         self.air, more = air.air_support_problems(scenario.sides, file)
         problems += more
+        problems += ambush.ambush_problems(scenario.units, file)
         if problems:
             raise ScenarioError(problems)
         placed = place_units(
@@ -340,6 +353,7 @@ class FowRuleset(FowPresentation, OddsCommand, RulesetBase):
                 str(raw.get("type", "platoon")),
                 pu.position if pu is not None else None,
                 facing=round(pu.facing) % 360 if pu is not None else None,
+                hidden=raw.get("ambush") is True,  # in ambush (ambush.py)
                 models=models,
                 attrs={"motivation": spec.motivation, "skill": spec.skill}
                 | ({"mounted_in": raw["mounted_in"]} if raw.get("mounted_in") else {})
@@ -360,12 +374,18 @@ class FowRuleset(FowPresentation, OddsCommand, RulesetBase):
             return str(state.units[fight["pending"][0]].side)
         return None if state.phase in ("setup", "end") else str(state.vars["side"])
 
-    def _in_play(self, u: Unit) -> bool:
+    def _on_table(self, u: Unit) -> bool:
+        """On the table, hidden in ambush or not (ambush.py)."""
         return not u.destroyed and isinstance(u.position, Point) and bool(u.models)
 
+    def _in_play(self, u: Unit) -> bool:
+        """On the table and not hidden: it acts and may be acted on."""
+        return not u.hidden and self._on_table(u)
+
     def _in_game(self, u: Unit) -> bool:
-        """On the table, or still to arrive from reserve (reserves.py)."""
-        return self._in_play(u) or (not u.destroyed and bool(u.attrs.get("reserve")))
+        """On the table (hidden or not), or still to arrive from reserve
+        (reserves.py)."""
+        return self._on_table(u) or (not u.destroyed and bool(u.attrs.get("reserve")))
 
     def _own(self, state: GameState, uid: str, flag: str) -> Unit:
         side = self.current_side(state)
@@ -376,6 +396,11 @@ class FowRuleset(FowPresentation, OddsCommand, RulesetBase):
             raise IllegalActionError(f"no platoon {uid!r}")
         if u.side != side:
             raise IllegalActionError(f"{uid} is not {side}'s platoon")
+        if u.hidden:
+            raise IllegalActionError(
+                f"{uid} is hidden in ambush: it does nothing until revealed in "
+                "the Starting Step (ASSUMPTION, ambush.py)"
+            )
         if u.attrs.get("mounted_in"):
             raise IllegalActionError(
                 f"{uid} rides in {u.attrs['mounted_in']}: passengers do not move or "
@@ -637,6 +662,8 @@ class FowRuleset(FowPresentation, OddsCommand, RulesetBase):
             for uid in pending:
                 out += [Counterattack(uid), BreakOff(uid)]
             return out
+        if step == "starting":  # waiting at item 4: reveal ambushes (ambush.py)
+            return [*ambush.reveal_actions(state, side), Next()]
         own = [u for u in state.units.values() if u.side == side and self._in_play(u)]
         if step == "shooting" and state.vars.get("air_pending"):
             # item 10: the aircraft's target, or Next for no strike (air.py)
@@ -798,6 +825,10 @@ class FowRuleset(FowPresentation, OddsCommand, RulesetBase):
                 raise IllegalActionError(
                     f"{action.unit} cannot get into {action.transport}: {why}"
                 )
+        elif isinstance(action, Reveal):
+            why = ambush.reveal_problem(state, side, action.unit)
+            if why is not None:
+                raise IllegalActionError(f"{action.unit} cannot be revealed: {why}")
         elif not isinstance(action, Next):
             raise IllegalActionError(f"{action} is not an action of {self.id}")
 
@@ -828,14 +859,28 @@ class FowRuleset(FowPresentation, OddsCommand, RulesetBase):
             air.strike(self, ctx, action.target)
             transport.after_fire(self, ctx)
             play.end_shooting(self, ctx, str(ctx.state.vars["side"]))
+        elif isinstance(action, Reveal):
+            side = str(ctx.state.vars["side"])
+            ambush.reveal(
+                ctx,
+                action.unit,
+                "its player springs the ambush (the Starting Step, item 4)",
+                gone_to_ground=False,
+            )
+            if not ambush.hidden_platoons(ctx.state, side):
+                play.finish_start(self, ctx, side)
+        elif ctx.state.phase == "starting":  # Next: on from item 4 (ambush.py)
+            play.finish_start(self, ctx, str(ctx.state.vars["side"]))
         else:
             play.next_step(self, ctx)
+        ambush.spring(self, ctx)  # an enemy team may have come near (ambush.py)
 
     def advance(self, ctx: RuleContext) -> None:
         from . import play
 
         if ctx.state.phase == "setup":
             play.start_turn(self, ctx, self.sides[0], first=True)
+            ambush.spring(self, ctx)
 
     def outcome(self, state: GameState) -> Outcome | None:
         if state.phase != "end":

@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["describe"]
 
 STEP_NAMES = {
+    "starting": "Starting Step",
     "movement": "Movement Step",
     "shooting": "Shooting Step",
     "assault": "Assault Step",
@@ -52,6 +53,7 @@ def _way(state: GameState, uid: str, to: Point) -> str:
 def describe(rs: FowRuleset, state: GameState, action: Action) -> str:
     """One action in words (module docstring)."""
     from .air import AirStrike
+    from .ambush import Reveal
     from .artillery import Bombard
     from .double import AtTheDouble
     from .ruleset import Assault, BreakOff, Counterattack, Move, Next, Shoot
@@ -89,6 +91,8 @@ def describe(rs: FowRuleset, state: GameState, action: Action) -> str:
         return f"{plane} attacks {_name(state, action.target)}"
     if isinstance(action, Next) and state.vars.get("air_pending"):
         return "Let the aircraft go without a strike"
+    if isinstance(action, Reveal):
+        return f"{_name(state, action.unit)} springs its ambush"
     if isinstance(action, Next):
         step = STEP_NAMES.get(state.phase, state.phase)
         return f"End the {step}"
