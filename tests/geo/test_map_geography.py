@@ -243,3 +243,30 @@ def test_woods_and_water_agree_with_the_raw_osm_polygons(m):
             hits += m.hexes.loc[m.hex_at_xy(x, y), "terrain"] == "woods"
     assert total > 100
     assert hits / total > 0.97
+
+
+def test_a_window_hex_names_its_place_on_the_whole_map():
+    """A window's grid starts at A1 at its own corner; every window hex also
+    names the whole map's hex holding its centre (exact where the grids line
+    up, else the nearest of the overlapping ones): Remagen's hex is BP87 on
+    the whole map in either labelling."""
+    import math
+
+    from wargame.render.geojson import hex_info_html
+
+    full = wargame.load_map()
+    w = wargame.load_map(window="Remagen")
+    here = w.hex_of_place("Remagen")
+    assert here != full.hex_of_place("Remagen")
+    assert w.full_map_label(here) == (full.hex_of_place("Remagen"), False)
+    radius = w.hex_size_m / math.sqrt(3)
+    for label in w.hexes.index[::37]:
+        name, same = w.full_map_label(label)
+        (x, y), (fx, fy) = w.grid.center(label), full.grid.center(name)
+        assert math.hypot(fx - x, fy - y) <= radius + 1e-6
+        assert full.hex_at_xy(x, y) == name
+        assert same == (math.hypot(fx - x, fy - y) < 1.0)
+    assert full.full_map_label("CB83") == ("CB83", True)
+    panel = hex_info_html(w, here)
+    assert f"<b>{here}</b>" in panel and "≈ BP87 on the whole map" in panel
+    assert "on the whole map" not in hex_info_html(full, "CB83")

@@ -1122,6 +1122,42 @@ class Map:
         xv, yv = self._xy("Map.hex_at_xy", x, y, many=False)
         return self._hex_label_at("Map.hex_at_xy", "x, y", xv, yv)
 
+    @cached_property
+    def full_grid(self) -> HexGrid:
+        """The hex grid of the whole map at this map's hex size (a window has its
+        own grid, anchored at the window's corner: its labels differ)."""
+        if self.window is None:
+            return self.grid
+        return HexGrid.covering(self.full_bounds, self.hex_size_m)
+
+    def full_map_label(self, label: str) -> tuple[str, bool]:
+        """The label the whole map gives the place of a window's hex: the
+        whole-map hex holding this hex's centre, and whether the two hexes are
+        the same (the grids line up there) or only overlap.
+
+        A window anchors its own grid at its north-west corner, so its labels
+        start at A1; this says where a window's hex lies in the labels of the
+        whole map (as World at War's map and ``wargame los`` on the whole map
+        name it).
+
+        Examples:
+            >>> w = load_map(window="Remagen")
+            >>> w.full_map_label(w.hex_of_place("Remagen"))
+            ('BP87', False)
+            >>> m = load_map()
+            >>> m.full_map_label("CB83")
+            ('CB83', True)
+        """
+        if self.window is None:
+            self.grid.center(label)  # a KeyError names a label not on the map
+            return label, True
+        x, y = self.grid.center(label)
+        full = self.full_grid
+        q, r = full.axial_of_index(int(full.index_at_xy(x, y)))
+        name = full.label_of(int(q), int(r))
+        fx, fy = full.center(name)
+        return name, math.hypot(fx - x, fy - y) < 1.0
+
     def _hex_label_at(self, fn: str, arg: str, x: float, y: float) -> str:
         idx = int(self.grid.index_at_xy(x, y))
         if idx < 0:  # pragma: no cover - the grid covers the map's bounds

@@ -90,8 +90,15 @@ def hex_info_html(
         water.append("bridge")
     if h["ferry"]:
         water.append("ferry")
+    hex_cell = f"<b>{html.escape(label)}</b>"
+    if m.window is not None:  # the window's own label, and the whole map's
+        full, same = m.full_map_label(label)
+        hex_cell += (
+            f" <span style='color:#666'>({'' if same else '≈ '}"
+            f"{html.escape(full)} on the whole map)</span>"
+        )
     rows = [
-        ("hex", f"<b>{html.escape(label)}</b>"),
+        ("hex", hex_cell),
         (
             "terrain",
             f"{h['terrain']} (woods {h['share_woods']:.0%}, "
