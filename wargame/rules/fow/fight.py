@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from wargame.engine import Model, Point, RuleContext, Unit, unit_change, var_change
 
+from . import hq
 from .allocation import allocate
 from .assault import (
     COUNTER_IN,
@@ -44,7 +45,7 @@ from .assault import (
     within,
 )
 from .data import TeamType
-from .dice import passes
+from .dice import MOTIVATION_TEST, passes
 from .moves import team_move
 from .shooting import plan_shot
 
@@ -355,6 +356,24 @@ def _round(rs: FowRuleset, ctx: RuleContext, side: str, platoons: list[str]) -> 
             detail="one die for every defending platoon against its Motivation",
         )
         passed = counterattack_results(face, mot)
+        # a failed die is re-rolled once for the platoons the company command
+        # team has joined (research §1.1; hq.py H3)
+        helped = [
+            did
+            for did in defenders
+            if not passed[did] and hq.joined_by(rs, st, st.units[did])
+        ]
+        if helped:
+            (again,) = ctx.roll(
+                1,
+                kind="counterattack_reroll",
+                side=other,
+                detail="re-rolled for "
+                + ", ".join(st.units[d].name for d in helped)
+                + ": the company command team has joined",
+            )
+            for did in helped:
+                passed[did] = passes(again, MOTIVATION_TEST[mot[did]])
     else:  # no hits: passed automatically (research §4, [A: S1, S4])
         passed = counterattack_results(1, mot, attackers_hit=False)
     pending: list[str] = []

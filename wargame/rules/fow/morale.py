@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING
 from wargame.engine import Model, RuleContext, state_change, unit_change, var_change
 
 from .dice import MOTIVATION_TEST, MOTIVATIONS, passes, worst
+from .hq import motivation_test
 
 if TYPE_CHECKING:  # pragma: no cover
     from .ruleset import FowRuleset
@@ -116,16 +117,15 @@ def platoon_morale(rs: FowRuleset, ctx: RuleContext, step: str) -> None:
             ctx.emit("step", side=u.side, unit=uid, changes=clear)
             continue
         score = MOTIVATION_TEST[str(u.attrs["motivation"])]
-        (f,) = ctx.roll(
-            1,
-            needed=score,
+        ok = motivation_test(  # re-rolled with the company command (hq.py)
+            rs,
+            ctx,
+            u,
+            score,
             kind="platoon_morale",
-            side=u.side,
-            unit=uid,
             detail=f"{u.name}: {start - len(now)} of {start} teams destroyed at "
             f"the end of the {step} Step, Motivation {score}+",
         )
-        ok = passes(f, score)
         ch = clear if ok else clear + unit_change(uid, strength="destroyed")
         ctx.emit(
             "morale",
@@ -205,16 +205,15 @@ def sole_survivors(rs: FowRuleset, ctx: RuleContext, side: str) -> None:
         ):
             continue
         score = MOTIVATION_TEST[str(u.attrs["motivation"])]
-        (f,) = ctx.roll(
-            1,
-            needed=score,
+        ok = motivation_test(  # re-rolled with the company command (hq.py)
+            rs,
+            ctx,
+            u,
+            score,
             kind="sole_survivor",
-            side=side,
-            unit=uid,
             target=u.models[0].id,
             detail=f"{u.name}: the last of {start} teams, Motivation {score}+",
         )
-        ok = passes(f, score)
         ctx.emit(
             "sole_survivor",
             side=side,

@@ -40,6 +40,7 @@ from .ambush import hidden_platoons
 from .bridges import demolitions_step
 from .data import TeamType, Weapon
 from .dice import MOTIVATION_TEST, SKILL_TEST, passes
+from .hq import motivation_test
 from .morale import company_morale, platoon_morale, sole_survivors
 from .moves import command_radius_m, out_of_command
 from .odds import armour_result, penetrates, save_result
@@ -145,29 +146,22 @@ def finish_start(rs: FowRuleset, ctx: RuleContext, side: str) -> None:
             continue
         motivation = MOTIVATION_TEST[str(u.attrs["motivation"])]
         skill = SKILL_TEST[str(u.attrs["skill"])]
-        if u.attrs.get("pinned"):
-            (f,) = ctx.roll(1, needed=motivation, kind="rally", side=side, unit=uid)
-            if passes(f, motivation):
-                ctx.emit(
-                    "rally",
-                    side=side,
-                    unit=uid,
-                    result="rallied",
-                    changes=unit_change(uid, pinned=None),
-                )
+        # a joined company command team re-rolls a failed rally (hq.py)
+        if u.attrs.get("pinned") and motivation_test(
+            rs, ctx, u, motivation, kind="rally"
+        ):
+            ctx.emit(
+                "rally",
+                side=side,
+                unit=uid,
+                result="rallied",
+                changes=unit_change(uid, pinned=None),
+            )
         models = list(st.units[uid].models)
         changed = False
         for i, m in enumerate(models):
             if m.attrs.get("bailed"):
-                (f,) = ctx.roll(
-                    1,
-                    needed=motivation,
-                    kind="remount",
-                    side=side,
-                    unit=uid,
-                    target=m.id,
-                )
-                if passes(f, motivation):
+                if motivation_test(rs, ctx, u, motivation, kind="remount", target=m.id):
                     models[i] = _with(m, bailed=None)
                     changed = True
             elif m.attrs.get("bogged"):

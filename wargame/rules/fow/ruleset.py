@@ -44,6 +44,8 @@ Assault Steps in order (research/fow.md §1, S17 and S6 [A]).  What is built:
   platoon reduced to one team tests Motivation or is destroyed.
 * **Ambushes** (:mod:`.ambush`, ``Reveal``): a platoon placed hidden, revealed
   at item 4 of its owner's Starting Step or sprung by an enemy within 8".
+* **Company command team** (:mod:`.hq`): a platoon it has joined re-rolls
+  failed Motivation tests.
 
 Not built yet (documented in ``docs/rules/fow-v3.md``):
 repeat bombardments, observer and company-command
@@ -79,7 +81,7 @@ from wargame.engine import (
 )
 from wargame.engine.state import Formation
 
-from . import air, ambush, artillery, reserves, transport
+from . import air, ambush, artillery, hq, reserves, transport
 from .air import AirStrike
 from .ambush import Reveal
 from .artillery import Bombard
@@ -246,7 +248,7 @@ class FowRuleset(FowPresentation, OddsCommand, RulesetBase):
         "scenario": frozenset({"objectives", "bridges", "rules"}),
         "units": frozenset(
             {"teams", "command", "motivation", "skill", "mounted_in"}
-            | {"reserve", "arrives", "ambush"}
+            | {"reserve", "arrives", "ambush", "company_command"}
         ),
         "rules": frozenset({"ground_scale_m_per_inch"}),
         "sides": frozenset({"air_support"}),
@@ -297,6 +299,7 @@ class FowRuleset(FowPresentation, OddsCommand, RulesetBase):
         self.air, more = air.air_support_problems(scenario.sides, file)
         problems += more
         problems += ambush.ambush_problems(scenario.units, file)
+        problems += hq.company_command_problems(scenario.units, file)
         if problems:
             raise ScenarioError(problems)
         placed = place_units(
@@ -357,6 +360,7 @@ class FowRuleset(FowPresentation, OddsCommand, RulesetBase):
                 models=models,
                 attrs={"motivation": spec.motivation, "skill": spec.skill}
                 | ({"mounted_in": raw["mounted_in"]} if raw.get("mounted_in") else {})
+                | ({"company_command": True} if raw.get("company_command") else {})
                 | held,
             )
         return st
