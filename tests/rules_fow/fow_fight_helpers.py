@@ -94,3 +94,39 @@ def riflemen_facing(
         motivation=de_motivation,
     )
     return fight([us, de], seed=seed)
+
+
+def e4_platoons() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """Worked example E4's fight: Veteran US riflemen (``us_a``) charging a
+    Fearless (``de_a``) and, 165 m east of it, a Reluctant (``de_b``) German
+    platoon, both within 4" of the attackers after the hits."""
+    x, y = FIELD
+    us = platoon(
+        "us_a",
+        "tf_engeman",
+        [("us_rifle_team", 4)],
+        command="us_command_rifle_team",
+        x=x,
+        y=y,
+        facing=0.0,
+        skill="veteran",  # hard to hit: the charge comes in more often
+    )
+    de_a = platoon(
+        "de_a",
+        "bratge",
+        [("de_rifle_team", 3)],
+        x=x,
+        y=y + 110.0,
+        facing=180.0,
+        motivation="fearless",
+    )
+    de_b = platoon(
+        "de_b",
+        "bratge",
+        [("de_rifle_team", 3)],
+        x=x + 165.0,
+        y=y + 110.0,
+        facing=180.0,
+        motivation="reluctant",
+    )
+    return us, de_a, de_b

@@ -32,7 +32,14 @@ from wargame.rules.fow.forces import teams
 from wargame.rules.fow.ruleset import Assault, BreakOff, Counterattack, Move, Next
 
 sys.path.insert(0, str(Path(__file__).parent))
-from fow_fight_helpers import FIELD, fight, game, platoon, riflemen_facing
+from fow_fight_helpers import (
+    FIELD,
+    e4_platoons,
+    fight,
+    game,
+    platoon,
+    riflemen_facing,
+)
 
 MPI = 25.0  # metres per inch
 
@@ -397,35 +404,7 @@ def test_E4_through_the_engine_one_die_for_both_defending_platoons() -> None:
     """E4 in seeded games: a Fearless and a Reluctant platoon both within 4"
     of the attackers after the hits take the test on ONE die: the Fearless
     passes on 3+, the Reluctant on 5+."""
-    x, y = FIELD
-    us = platoon(
-        "us_a",
-        "tf_engeman",
-        [("us_rifle_team", 4)],
-        command="us_command_rifle_team",
-        x=x,
-        y=y,
-        facing=0.0,
-        skill="veteran",  # hard to hit: the charge comes in more often
-    )
-    de_a = platoon(
-        "de_a",
-        "bratge",
-        [("de_rifle_team", 3)],
-        x=x,
-        y=y + 110.0,
-        facing=180.0,
-        motivation="fearless",
-    )
-    de_b = platoon(
-        "de_b",
-        "bratge",
-        [("de_rifle_team", 3)],
-        x=x + 165.0,
-        y=y + 110.0,
-        facing=180.0,
-        motivation="reluctant",
-    )
+    us, de_a, de_b = e4_platoons()
     faces = set()
     for seed in range(1, 40):
         g = fight([us, de_a, de_b], seed=seed)

@@ -16,7 +16,7 @@ from wargame.rules.fow.hq import joined_by
 from wargame.rules.fow.ruleset import Next
 
 sys.path.insert(0, str(Path(__file__).parent))
-from fow_fight_helpers import FIELD, fight, game, platoon
+from fow_fight_helpers import FIELD, e4_platoons, fight, game, platoon
 
 
 def _hq(dy: float) -> dict:
@@ -128,35 +128,8 @@ def test_the_counterattack_die_is_re_rolled_for_the_joined_platoon_only() -> Non
     rolled once more for that platoon, and the other keeps the first die."""
     from wargame.rules.fow.ruleset import Assault
 
+    us, de_a, de_b = e4_platoons()
     x, y = FIELD
-    us = platoon(
-        "us_a",
-        "tf_engeman",
-        [("us_rifle_team", 4)],
-        command="us_command_rifle_team",
-        x=x,
-        y=y,
-        facing=0.0,
-        skill="veteran",
-    )
-    de_a = platoon(
-        "de_a",
-        "bratge",
-        [("de_rifle_team", 3)],
-        x=x,
-        y=y + 110.0,
-        facing=180.0,
-        motivation="fearless",
-    )
-    de_b = platoon(
-        "de_b",
-        "bratge",
-        [("de_rifle_team", 3)],
-        x=x + 165.0,
-        y=y + 110.0,
-        facing=180.0,
-        motivation="reluctant",
-    )
     hq = _hq(0.0)
     hq["x"], hq["y"] = x + 165.0, y + 180.0
     seen = set()
