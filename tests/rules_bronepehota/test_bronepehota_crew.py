@@ -345,6 +345,25 @@ def test_the_ai_boards_an_abandoned_machine_next_to_its_soldier(policy: type) ->
     assert policy().choose(_decision(g)) == board
 
 
+@pytest.mark.parametrize("policy", [GreedyPolicy, DoctrinePolicy])
+def test_the_ai_walks_a_soldier_to_an_abandoned_machine_and_boards_it(
+    policy: type,
+) -> None:
+    g = _face_off()
+    _pilotless(g, "pl_raptor")  # its pilot killed; a soldier 3 steps off
+    start = offset(_touch(g, RAPTOR_AT, "pl_raptor", 90.0), 90.0, 30.0)
+    _put(g, "pl_assault", "pl_assault.2", start, facing=270.0)
+    move = policy().choose(_decision(g))  # some soldier of the squad goes
+    assert isinstance(move, Move) and move.unit == "pl_assault"
+    gap = distance(move.to, RAPTOR_AT) - g.ruleset.radius_m
+    assert gap <= g.state.units["pl_raptor"].models[0].radius_m + 0.5
+    g.apply(move)
+    board = policy().choose(_decision(g))
+    assert board == Board("pl_assault", move.soldier, "pl_raptor")
+    g.apply(board)
+    assert g.state.units["pl_raptor"].attrs["pilot"]["id"] == move.soldier
+
+
 def test_a_machine_with_nothing_left_to_fight_with_offers_its_pilot_a_way_out() -> None:
     g = _face_off()
     assert not [a for a in g.legal_actions() if isinstance(a, Leave)]

@@ -88,6 +88,7 @@ from wargame.engine import (
 from wargame.engine.points import bearing, check_on_map, distance
 
 from .actions import Board, EndSquad, Fig, Leave, Move, Shoot, angle_off
+from .damage import can_pilot
 from .data import Armlists, load_armlists
 from .movement import machine_move_cost
 from .odds import hit_probability
@@ -370,6 +371,30 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
             return ()
         return tuple(state.vars.get("did", ()))
 
+    def _board_approaches(self, state: GameState, f: Fig, reach: float) -> list[Point]:
+        """Moves of soldier ``f`` into contact with each pilotless machine he
+        could pilot within his reach (a sample, as the charge is)."""
+        assert f.soldier is not None
+        a = self._pos(f)
+        out = []
+        for o in self._figures(state):
+            if o.machine is None or o.soldier is not None:
+                continue
+            if not can_pilot(f.soldier.rank, o.machine.rank):
+                continue
+            p = self._pos(o)
+            gap = distance(a, p)
+            # a centimetre short of touching: bases within tolerance touch
+            walk = gap - f.model.radius_m - o.model.radius_m - 0.01
+            if 0 < walk <= reach:
+                k = walk / gap
+                out.append(
+                    Point(
+                        round(a.x + (p.x - a.x) * k, 2), round(a.y + (p.y - a.y) * k, 2)
+                    )
+                )
+        return out
+
     def _figure_actions(self, state: GameState, f: Fig) -> list[Action]:
         out: list[Action] = self._crew_actions(state, f)
         u, m = f.unit, f.model
@@ -413,6 +438,8 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
                         round(a.x + (g.x - a.x) * k, 2), round(a.y + (g.y - a.y) * k, 2)
                     )
                 )
+            if f.machine is None:  # to a pilotless machine he could board (§9.1)
+                pts += self._board_approaches(state, f, reach)
             objectives = {k: p for k, (p, _) in self.objectives.items()}
             if reach > 0:
                 for c in candidate_moves(
