@@ -14,7 +14,7 @@ pilotless ones (official rules §4.3, §9.1; seed 002 §1.6, §2.3, §3.2 note 3
   durability and ammunition tracks as they are; it is his unit and fights from
   the next turn (§9.1).  The new pilot leaves his squad (§3.2 note 3).
 
-ASSUMPTIONS where the text is silent (numbered on the docs page, 28-35):
+ASSUMPTIONS where the text is silent (numbered on the docs page, 28-36):
 
 * getting out is the pilot's move: a machine that has moved this turn cannot
   be left this turn, and one that has shot can (§4.3 forbids two moves only);

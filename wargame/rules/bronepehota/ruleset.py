@@ -343,11 +343,22 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
         leave is accepted)."""
         u, m = f.unit, f.model
         if f.machine is None:
+            assert f.soldier is not None
+            out: list[Action] = []
+            try:  # a move into contact with one he could board (§9.1)
+                self._turn_to_act(state, u.id, m.id, "move")
+                reach = float(f.soldier.speed) * self.step_m
+                for p in self._board_approaches(state, f, reach):
+                    face = round(bearing(self._pos(f), p), 1)
+                    if self.move_problem(state, f, p, face) is None:
+                        out.append(Move(u.id, m.id, p, face))
+            except IllegalActionError:
+                pass
             try:
                 self._turn_to_act(state, u.id, m.id, "board")
             except IllegalActionError:
-                return []
-            return [
+                return out
+            return out + [
                 Board(u.id, m.id, o.unit.id)
                 for o in self._figures(state)
                 if o.machine is not None
@@ -396,7 +407,7 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
         return out
 
     def _figure_actions(self, state: GameState, f: Fig) -> list[Action]:
-        out: list[Action] = self._crew_actions(state, f)
+        out: list[Action] = []
         u, m = f.unit, f.model
         a = self._pos(f)
         enemies = [e for e in self._figures(state) if e.unit.side != u.side]
@@ -438,8 +449,6 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
                         round(a.x + (g.x - a.x) * k, 2), round(a.y + (g.y - a.y) * k, 2)
                     )
                 )
-            if f.machine is None:  # to a pilotless machine he could board (§9.1)
-                pts += self._board_approaches(state, f, reach)
             objectives = {k: p for k, (p, _) in self.objectives.items()}
             if reach > 0:
                 for c in candidate_moves(
@@ -463,6 +472,7 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
             [state.units[active]] if active is not None else self._ready(state, side)
         )
         out: list[Action] = []
+        crew: list[Action] = []
         done = set(state.vars.get("done", ()))
         current = state.vars.get("current")
         for u in units:
@@ -478,8 +488,10 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
                 f = self._fig(u, m)
                 if f.machine is None or f.soldier is not None:
                     out += self._figure_actions(state, f)
+                    crew += self._crew_actions(state, f)
             out.append(EndSquad(u.id))
-        return out
+        # last, so that the rest keep their places (and the players' tie-breaks)
+        return out + crew
 
     def check(self, state: GameState, action: Action) -> None:
         side = self.current_side(state)
