@@ -1,8 +1,9 @@
 """Бронепехота 2008: the actions a player takes, and a figure on the table.
 
 A unit acts figure by figure (§3.2 note 1): :class:`Move` (§4), :class:`Shoot`
-(§7) and :class:`EndSquad` (the rest skip).  A :class:`Fig` is one soldier, or
-one machine with its pilot (§1.6, §2.3).
+(§7), :class:`Leave` (a pilot gets out, §4.3), :class:`Board` (a soldier takes
+a pilotless machine, §9.1) and :class:`EndSquad` (the rest skip).  A
+:class:`Fig` is one soldier, or one machine with its pilot (§1.6, §2.3).
 """
 
 from __future__ import annotations
@@ -46,6 +47,32 @@ class Shoot(Action):
     target: str
     target_soldier: str
     weapon: str = ""
+
+
+@dataclass(frozen=True)
+class Leave(Action):
+    """The pilot of machine ``unit`` gets out (§4.3): his figure is set down
+    touching the machine on the way to ``to`` and, if the machine has not moved
+    this turn, walks on to ``to`` as an infantryman (§4.1), then faces
+    ``facing`` (default: the way he went).  The machine is left pilotless and
+    its unit's turn ends."""
+
+    type = "leave"
+    unit: str
+    to: Point
+    facing: float | None = None
+
+
+@dataclass(frozen=True)
+class Board(Action):
+    """Soldier ``soldier`` of ``unit``, touching the pilotless machine
+    ``machine`` (a unit id), becomes its pilot (§9.1); an enemy's machine is
+    captured and passes to his side with its tracks as they are."""
+
+    type = "board"
+    unit: str
+    soldier: str
+    machine: str
 
 
 @dataclass(frozen=True)
@@ -98,4 +125,13 @@ def loadout_keys(loadout: Sequence[Weapon]) -> list[str]:
     return out
 
 
-__all__ = ["EndSquad", "Fig", "Move", "Shoot", "angle_off", "loadout_keys"]
+__all__ = [
+    "Board",
+    "EndSquad",
+    "Fig",
+    "Leave",
+    "Move",
+    "Shoot",
+    "angle_off",
+    "loadout_keys",
+]

@@ -17,6 +17,12 @@ the exact odds of :mod:`.odds`:
 * **Move**: steps gained toward the nearest objective its side does not hold,
   plus a bonus for ending in woods or a built-up area (the ground that hides a
   figure, Table 5).
+* **Board** a pilotless machine (§9.1): the machine's worth,
+  :data:`MACHINE_VALUE` times the part of its track left; a move that ends
+  touching one the figure may board earns half of that.
+* **Leave** (§4.3, offered only for a machine with nothing left to fight
+  with): :data:`LEAVE_SCORE`, above ending the unit, so its pilot fights on
+  foot.
 * **EndSquad**: a small fixed score, so a figure with nothing worth doing
   stays.
 
@@ -43,7 +49,7 @@ from wargame.engine import Point
 from wargame.engine.points import distance
 from wargame.engine.policy import ScoredPolicy
 
-from .actions import EndSquad, Fig, Move, Shoot, angle_off
+from .actions import Board, EndSquad, Fig, Leave, Move, Shoot, angle_off
 from .dice import Dice
 from .melee import soldier_defence
 from .odds import melee_pmf, shot_pmf
@@ -60,6 +66,8 @@ MACHINE_VALUE = 4.0
 PILOT_VALUE = 3.0
 #: The score of ending the unit's action (an act must beat it).
 END_SCORE = 0.02
+#: ASSUMPTION: a pilot getting out of a machine with nothing to fight with.
+LEAVE_SCORE = 0.05
 #: Value of a step gained toward an objective not held.
 STEP_VALUE = 0.03
 #: Value of ending a move in woods or a built-up area.
@@ -89,9 +97,36 @@ class GreedyPolicy(ScoredPolicy):
             return self._shot(rules, view, a)
         if isinstance(a, Move):
             return self._move(rules, view, a, side)
+        if isinstance(a, Board):
+            return self._board(rules, view, a.machine)
+        if isinstance(a, Leave):
+            return LEAVE_SCORE
         if isinstance(a, EndSquad):
             return END_SCORE
         return 0.0
+
+    def _board(self, rules: Any, view: Any, machine: str) -> float:
+        """What taking the pilotless machine ``machine`` is worth (§9.1)."""
+        m = rules.machine_model(view, machine)
+        if m is None:
+            return 0.0
+        t = rules.fig(view, machine, m.id)
+        return float(MACHINE_VALUE * t.armour / t.machine.durability_max)
+
+    def _board_prospect(self, rules: Any, view: Any, f: Fig, to: Point) -> float:
+        """Half the worth of a pilotless machine a move to ``to`` touches and
+        ``f`` could board (§9.1); the boarding itself is the next act."""
+        if f.machine is not None or f.soldier is None:
+            return 0.0
+        tol = CONTACT_TOL_STEPS * rules.step_m
+        best = 0.0
+        for o in rules.figures_of(view):
+            if o.machine is None or o.soldier is not None:
+                continue
+            gap = distance(rules.position(o), to) - f.model.radius_m - o.model.radius_m
+            if gap <= tol and f.soldier.rank >= o.machine.rank:
+                best = max(best, 0.5 * self._board(rules, view, o.unit.id))
+        return best
 
     # -- values ------------------------------------------------------------- #
     def _value_of_damage(self, t: Fig, pmf: tuple[Fraction, ...]) -> float:
@@ -167,7 +202,9 @@ class GreedyPolicy(ScoredPolicy):
             ]
             if touched:
                 t = min(touched, key=lambda e: distance(rules.position(e), to))
-                return self._melee(rules, f, t, to)
+                return self._melee(rules, f, t, to) + self._board_prospect(
+                    rules, view, f, to
+                )
         held = rules.objective_control(view)
         goals = [p for k, (p, _) in rules.objectives.items() if held.get(k) != side]
         score = 0.0
@@ -177,6 +214,7 @@ class GreedyPolicy(ScoredPolicy):
         ground = str(rules.map.terrain_at([to.x], [to.y])[0])
         if ground in COVER_GROUND:
             score += COVER_BONUS * self.cover_weight
+        score += self._board_prospect(rules, view, f, to)
         return score + self._doctrine_move(rules, view, f, to, side, enemies)
 
     def _doctrine_move(

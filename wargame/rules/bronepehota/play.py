@@ -9,7 +9,9 @@ the game's logged roller and emits the events:
 * a shot: range roll, power dice against armour and cover (§7.4, Table 5),
   ammunition (§7.7);
 * damage to a machine, its pilot's survival test, a flier's crash landing and
-  a pilot on foot from a destroyed machine (§4.3, §5.1, §7.4 III).
+  a pilot on foot from a destroyed machine (§4.3, §5.1, §7.4 III);
+* a pilot getting out of his machine, and a soldier boarding a pilotless one,
+  capturing it if it was the enemy's (§4.3, §9.1; :mod:`.crew`).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from wargame.engine import (
     Action,
     GameState,
     Model,
+    Point,
     RuleContext,
     state_change,
     unit_change,
@@ -28,7 +31,8 @@ from wargame.engine import (
 )
 from wargame.engine.points import bearing, distance
 
-from .actions import EndSquad, Fig, Move, Shoot, angle_off
+from .actions import Board, EndSquad, Fig, Leave, Move, Shoot, angle_off
+from .crew import Crew
 from .damage import apply_damage, survival_test
 from .dice import Dice
 from .forces import Forces
@@ -46,7 +50,7 @@ from .shooting import (
 )
 
 
-class Play(Forces):
+class Play(Crew, Forces):
     """The turn and the resolution of actions (the module docstring)."""
 
     def advance(self, ctx: RuleContext) -> None:
@@ -87,6 +91,8 @@ class Play(Forces):
                 for u in st.units.values():
                     if u.attrs.get("acted"):
                         ch += unit_change(u.id, acted=None)
+                if st.vars.get("spent"):  # pilots who got out act again (§4.3)
+                    ch += var_change(spent=None)
                 ctx.emit("turn", result=f"turn {st.turn + 1}", changes=ch)
             else:
                 return
@@ -215,21 +221,89 @@ class Play(Forces):
             changes=ch,
         )
 
+    def _end_unit(self, ctx: RuleContext, side: str, uid: str) -> None:
+        """The unit has acted (§3.2): the next side in the order plays."""
+        order = list(ctx.state.vars["order"])
+        nxt = order[(order.index(side) + 1) % len(order)]
+        ctx.emit(
+            "squad done",
+            side=side,
+            unit=uid,
+            changes=unit_change(uid, acted=True)
+            + var_change(
+                side=nxt, active=None, current=None, did=[], done=[], fired=[]
+            ),
+        )
+
+    def _leave(self, ctx: RuleContext, side: str, action: Leave) -> None:
+        """§4.3: the pilot gets out (and walks on); then any melee his walk
+        starts (§4.1 note); the machine's unit is done."""
+        st = ctx.state
+        m = self.machine_model(st, action.unit)
+        assert m is not None
+        f = self._fig(st.units[action.unit], m)
+        ch, did = self._begin(st, action.unit, m.id)
+        out, man = self.leave_changes(st, f, action.to, action.facing)
+        spent = [*st.vars.get("spent", ()), man.id]
+        a = self._pos(f)
+        ctx.emit(
+            "leave",
+            side=side,
+            unit=action.unit,
+            target=man.id,
+            point_from=a,
+            point_to=action.to,
+            result=f"pilot {man.id} out of {action.unit}, "
+            f"{distance(a, action.to) / self.step_m:.2f} steps from its centre",
+            changes=ch + out + var_change(did=[*did, "leave"], spent=spent),
+        )
+        now = ctx.state
+        home = now.units[self.home_squad(man.id)]
+        walker = self._fig(home, next(x for x in home.models if x.id == man.id))
+        touched = self._touching(now, side, action.to, man.radius_m)
+        if touched and "melee" not in did:
+            self._melee(ctx, side, walker, touched)
+        self._end_unit(ctx, side, action.unit)
+
+    def _board(self, ctx: RuleContext, side: str, action: Board) -> None:
+        """§9.1: the soldier becomes the machine's pilot; an enemy's machine is
+        captured.  A squad whose last soldier boards is done."""
+        st = ctx.state
+        ch, did = self._begin(st, action.unit, action.soldier)
+        f = self.fig(st, action.unit, action.soldier)
+        m = self.machine_model(st, action.machine)
+        assert m is not None
+        was = st.units[action.machine].side
+        ctx.emit(
+            "board",
+            side=side,
+            unit=action.unit,
+            target=m.id,
+            point_from=self._pos(f),
+            point_to=m.position if isinstance(m.position, Point) else None,
+            result=(
+                f"{action.soldier} pilots {action.machine}"
+                + (f", captured from {was}" if was != side else "")
+                + "; it fights next turn"
+            ),
+            changes=ch
+            + self.board_changes(st, f, action.machine)
+            + var_change(did=[*did, "board"]),
+        )
+        if ctx.state.units[action.unit].destroyed:
+            self._end_unit(ctx, side, action.unit)
+
     def apply(self, ctx: RuleContext, action: Action) -> None:
         st = ctx.state
         side = str(st.vars["side"])
         if isinstance(action, EndSquad):
-            order = list(st.vars["order"])
-            nxt = order[(order.index(side) + 1) % len(order)]
-            ctx.emit(
-                "squad done",
-                side=side,
-                unit=action.unit,
-                changes=unit_change(action.unit, acted=True)
-                + var_change(
-                    side=nxt, active=None, current=None, did=[], done=[], fired=[]
-                ),
-            )
+            self._end_unit(ctx, side, action.unit)
+            return
+        if isinstance(action, Leave):
+            self._leave(ctx, side, action)
+            return
+        if isinstance(action, Board):
+            self._board(ctx, side, action)
             return
         assert isinstance(action, Move | Shoot)
         ch, did = self._begin(st, action.unit, action.soldier)

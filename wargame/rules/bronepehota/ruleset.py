@@ -37,14 +37,19 @@ What a game plays now (sections of ``official_rules.md``; seed 002 §2-4.1):
   costing its power dice of ammunition (§7.7, ``[rules] limited_ammo``).
 * A machine at 0 is destroyed; its surviving pilot stands where it stood and
   fights on as an infantryman (§5.1).
+* A pilot may get out of his machine instead of moving it, set down touching
+  it and walking on as an infantryman; the machine, pilotless, freezes (§4.3).
+  An infantryman touching a pilotless machine, of rank at least its rank, may
+  board it; an enemy's machine is captured and passes to his side with its
+  tracks as they are; it fights from the next turn (§9.1; :mod:`.crew`).
 * A side whose soldiers (infantry and pilots) are all dead loses (§1.1,
   §12.1).  The core rules have no turn limit; ASSUMPTION: at a scenario's turn
   limit the side with more objective points wins (an objective is held by a
   side with a soldier within 2 steps and no enemy there), then the side with
   more soldiers left.
 
-Not on the map yet: guns, capture of pilotless machines, pilots leaving,
-repair, towing, jumps, grenades, blasts, aimed fire and panic.
+Not on the map yet: guns (and their capture, §9.2), repair, towing, jumps,
+grenades, blasts, aimed fire and panic.
 
 ASSUMPTION (ground scale): **1 step (5 cm on the table) = 10 m of the map**,
 ``[rules] step_m`` in a scenario.  The official table (120 x 80 cm in the
@@ -82,7 +87,8 @@ from wargame.engine import (
 )
 from wargame.engine.points import bearing, check_on_map, distance
 
-from .actions import EndSquad, Fig, Move, Shoot, angle_off
+from .actions import Board, EndSquad, Fig, Leave, Move, Shoot, angle_off
+from .damage import can_pilot
 from .data import Armlists, load_armlists
 from .movement import machine_move_cost
 from .odds import hit_probability
@@ -98,8 +104,10 @@ from .views import Views
 __all__ = [
     "BASE_RADIUS_STEPS",
     "STEP_M",
+    "Board",
     "BronepehotaRuleset",
     "EndSquad",
+    "Leave",
     "Move",
     "Shoot",
 ]
@@ -125,11 +133,13 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
         "shot",
         "survival",
         "crash landing",
+        "leave",
+        "board",
         "squad done",
         "end",
     )
     action_types: ClassVar[Mapping[str, type[Action]]] = {
-        c.type: c for c in (Move, Shoot, EndSquad)
+        c.type: c for c in (Move, Shoot, Leave, Board, EndSquad)
     }
     #: ``wargame odds bronepehota-2008`` (:mod:`.odds_cli`)
     odds_command: ClassVar[bool] = True
@@ -207,6 +217,10 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
             raise IllegalActionError(f"§3.2: unit {active} is acting; end it first")
         if mid in state.vars.get("done", ()):
             raise IllegalActionError(f"§3.2 note 1: soldier {mid} has acted this turn")
+        if mid in state.vars.get("spent", ()):
+            raise IllegalActionError(
+                f"§4.3: {mid} got out of his machine this turn and has acted"
+            )
         if f.machine is not None and f.soldier is None:
             raise IllegalActionError(f"§4.3: {uid} has no pilot and cannot act")
         did = (
@@ -322,6 +336,76 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
     def current_side(self, state: GameState) -> str | None:
         return str(state.vars["side"]) if state.phase == "play" else None
 
+    def _crew_actions(self, state: GameState, f: Fig) -> list[Action]:
+        """The offered :class:`Board` and :class:`Leave` (§4.3, §9.1): a soldier
+        boards a pilotless machine he touches; a pilot gets out of a machine
+        left with nothing to fight with (ASSUMPTION: a sample, any legal
+        leave is accepted)."""
+        u, m = f.unit, f.model
+        if f.machine is None:
+            assert f.soldier is not None
+            out: list[Action] = []
+            try:  # a move into contact with one he could board (§9.1)
+                self._turn_to_act(state, u.id, m.id, "move")
+                reach = float(f.soldier.speed) * self.step_m
+                for p in self._board_approaches(state, f, reach):
+                    face = round(bearing(self._pos(f), p), 1)
+                    if self.move_problem(state, f, p, face) is None:
+                        out.append(Move(u.id, m.id, p, face))
+            except IllegalActionError:
+                pass
+            try:
+                self._turn_to_act(state, u.id, m.id, "board")
+            except IllegalActionError:
+                return out
+            return out + [
+                Board(u.id, m.id, o.unit.id)
+                for o in self._figures(state)
+                if o.machine is not None
+                and o.soldier is None
+                and self.board_problem(state, f, o.unit.id) is None
+            ]
+        if self.can_fight(state, f):
+            return []
+        try:
+            self._turn_to_act(state, u.id, m.id, "leave")
+        except IllegalActionError:
+            return []
+        did = self._did(state, m.id)
+        return [
+            Leave(u.id, p) for p in self.leave_points(state, f) if "move" not in did
+        ]
+
+    def _did(self, state: GameState, mid: str) -> tuple[str, ...]:
+        """The acts of figure ``mid`` this turn, if he is the one acting."""
+        if state.vars.get("current") != mid:
+            return ()
+        return tuple(state.vars.get("did", ()))
+
+    def _board_approaches(self, state: GameState, f: Fig, reach: float) -> list[Point]:
+        """Moves of soldier ``f`` into contact with each pilotless machine he
+        could pilot within his reach (a sample, as the charge is)."""
+        assert f.soldier is not None
+        a = self._pos(f)
+        out = []
+        for o in self._figures(state):
+            if o.machine is None or o.soldier is not None:
+                continue
+            if not can_pilot(f.soldier.rank, o.machine.rank):
+                continue
+            p = self._pos(o)
+            gap = distance(a, p)
+            # a centimetre short of touching: bases within tolerance touch
+            walk = gap - f.model.radius_m - o.model.radius_m - 0.01
+            if 0 < walk <= reach:
+                k = walk / gap
+                out.append(
+                    Point(
+                        round(a.x + (p.x - a.x) * k, 2), round(a.y + (p.y - a.y) * k, 2)
+                    )
+                )
+        return out
+
     def _figure_actions(self, state: GameState, f: Fig) -> list[Action]:
         out: list[Action] = []
         u, m = f.unit, f.model
@@ -388,13 +472,15 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
             [state.units[active]] if active is not None else self._ready(state, side)
         )
         out: list[Action] = []
+        crew: list[Action] = []
         done = set(state.vars.get("done", ()))
         current = state.vars.get("current")
         for u in units:
+            spent = set(state.vars.get("spent", ()))
             todo = [
                 m
                 for m in u.models
-                if m.id not in done and isinstance(m.position, Point)
+                if m.id not in done | spent and isinstance(m.position, Point)
             ]
             # a sample: the figure acting now and the next two (any order is legal)
             todo.sort(key=lambda m: (m.id != current, m.id))
@@ -402,8 +488,10 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
                 f = self._fig(u, m)
                 if f.machine is None or f.soldier is not None:
                     out += self._figure_actions(state, f)
+                    crew += self._crew_actions(state, f)
             out.append(EndSquad(u.id))
-        return out
+        # last, so that the rest keep their places (and the players' tie-breaks)
+        return out + crew
 
     def check(self, state: GameState, action: Action) -> None:
         side = self.current_side(state)
@@ -423,6 +511,30 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
             )
             if why is not None:
                 raise IllegalActionError(f"{f.model.id} cannot shoot: {why}")
+        elif isinstance(action, Leave):
+            m = self.machine_model(state, action.unit)
+            if m is None:
+                raise IllegalActionError(
+                    f"§4.3: {action.unit!r} is not a machine on the map to get out of"
+                )
+            f = self._turn_to_act(state, action.unit, m.id, "leave")
+            if action.facing is not None and not math.isfinite(action.facing):
+                raise IllegalActionError(f"facing {action.facing!r} is not a bearing")
+            why = self.leave_problem(
+                state, f, action.to, action.facing, self._did(state, m.id)
+            )
+            if why is not None:
+                raise IllegalActionError(
+                    f"the pilot of {action.unit} cannot get out to "
+                    f"({action.to.x:.1f}, {action.to.y:.1f}): {why}"
+                )
+        elif isinstance(action, Board):
+            f = self._turn_to_act(state, action.unit, action.soldier, "board")
+            why = self.board_problem(state, f, action.machine)
+            if why is not None:
+                raise IllegalActionError(
+                    f"{f.model.id} cannot board {action.machine}: {why}"
+                )
         elif isinstance(action, EndSquad):
             u = state.units.get(action.unit)
             if u is None or u.destroyed or u.side != side:
