@@ -394,3 +394,34 @@ def test_random_play_with_pilots_out_and_machines_boarded_runs_clean(seed: int) 
         g.apply(a)
     kinds = set(g.log["kind"])
     assert {"board", "leave"} <= kinds
+
+
+def test_a_pilotless_machine_is_drawn_out_of_action_until_boarded() -> None:
+    """The views mark a machine whose pilot got out (seed §1.6: it cannot act)
+    hollow on the map, with "no pilot" and its durability; boarding it clears
+    the mark; machines with pilots and squads have none."""
+    from wargame.render.points import MODEL_STYLE, models_geojson
+
+    def dots(g: Game, uid: str) -> list[dict[str, Any]]:
+        return [
+            f["properties"]
+            for f in models_geojson(g)["features"]
+            if f["properties"].get("unit") == uid and "marks" in f["properties"]
+        ]
+
+    g = _face_off()
+    assert [d["marks"] for d in dots(g, "pl_raptor")] == [[]]
+    assert all(d["marks"] == [] for d in dots(g, "pl_assault"))
+    g.apply(Leave("pl_raptor", _touch(g, RAPTOR_AT, "pl_raptor", 180.0)))
+    cell = g.state.units["pl_raptor"].attrs["durability"]
+    (raptor,) = dots(g, "pl_raptor")
+    assert raptor["marks"] == ["no pilot", f"durability {cell}"]
+    assert raptor["style"]["fillOpacity"] < MODEL_STYLE.get("fillOpacity", 1.0)
+    assert g.ruleset.model_marks(g.state, g.state.units["tp_bronekhod"]) == {}
+
+    g = _face_off()  # boarding an empty machine clears its mark
+    _pilotless(g, "tp_bronekhod")
+    _soldier_at_bronekhod(g)
+    assert dots(g, "tp_bronekhod")[0]["marks"][0] == "no pilot"
+    g.apply(Board("pl_assault", "pl_assault.2", "tp_bronekhod"))
+    assert [d["marks"] for d in dots(g, "tp_bronekhod")] == [[]]

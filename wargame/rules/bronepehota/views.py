@@ -44,6 +44,24 @@ class Views(Table):
         reach = max((d.sides + d.bonus for d in dice), default=0)
         return (Reach("move", move), Reach("range", reach * self.step_m))
 
+    def model_marks(self, state: GameState, unit: Any) -> dict[str, tuple[str, ...]]:
+        """A machine without a pilot stands out of action (seed §1.6: it can
+        neither move nor shoot until someone boards it, official §9.1): drawn
+        hollow, with "no pilot" and its durability cell in words.
+
+        Examples:
+            >>> from wargame.engine import Model, Point, Unit
+            >>> m = Model("t.1", "machine", position=Point(0.0, 0.0))
+            >>> u = Unit("t", "T-REX", "a", None, "t_rex", models=(m,),
+            ...          attrs={"durability": 5, "pilot": None})
+            >>> Views.model_marks(None, None, u)  # type: ignore[arg-type]
+            {'t.1': ('no pilot', 'durability 5')}
+        """
+        if "durability" not in unit.attrs or unit.attrs.get("pilot"):
+            return {}
+        words = ("no pilot", f"durability {unit.attrs['durability']}")
+        return {m.id: words for m in unit.models if m.kind == "machine"}
+
     def unit_columns(self, state: GameState) -> dict[str, dict[str, Any]]:
         return {
             "soldiers": {
