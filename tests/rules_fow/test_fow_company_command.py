@@ -160,3 +160,38 @@ def test_the_counterattack_die_is_re_rolled_for_the_joined_platoon_only() -> Non
         if seen == {True, False}:
             return
     raise AssertionError(f"re-rolls seen: {seen}")
+
+
+def test_the_doctrine_keeps_the_company_command_with_an_infantry_platoon() -> None:
+    """Doctrine (ASSUMPTION, doctrine._escort): the company command team 450 m
+    west of its infantry closes on it; once within the platoon's command
+    distance it stays joined."""
+    from wargame.engine.policy import Decision
+    from wargame.rules.fow.doctrine import DoctrinePolicy
+    from wargame.rules.fow.ruleset import Move
+
+    x, y = FIELD
+    us = platoon("us_a", "tf_engeman", [("us_rifle_team", 2)], x=x, y=y, facing=0.0)
+    de = platoon("de_a", "bratge", [("de_rifle_team", 3)], x=x, y=y + 150, facing=180.0)
+    hq = _hq(0.0)
+    hq.update(formation="tf_engeman", id="us_hq", name="US HQ", x=x - 450, y=y)
+    hq["teams"] = [{"team": "us_command_rifle_team", "count": 1}]
+    g = game([us, de, hq])
+    policy = DoctrinePolicy()
+    moves = [a for a in g.legal_actions() if isinstance(a, Move) and a.unit == "us_hq"]
+    assert moves
+    dec = Decision(
+        side="us",
+        legal_actions=moves,
+        number=len(g.actions),
+        seed=1,
+        view=lambda: g.state_for("us"),
+        rules=g.ruleset,
+    )
+    chosen = policy.choose(dec)
+    st = g.state
+    a0 = st.units["us_a"].models[0].position
+    h0 = st.units["us_hq"].models[0].position
+    before = math.hypot(h0.x - a0.x, h0.y - a0.y)
+    after = math.hypot(chosen.to.x - a0.x, chosen.to.y - a0.y)
+    assert after < before - 100.0  # it goes most of its 6" toward the platoon

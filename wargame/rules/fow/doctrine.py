@@ -65,6 +65,8 @@ from .ai import (
 from .dice import TO_BE_HIT, needed, p_success
 from .double import AtTheDouble
 from .going import concealed_in
+from .hq import is_company_command
+from .moves import command_radius_m
 from .play import OBJECTIVE_IN
 from .ruleset import Assault, BreakOff, Counterattack, Move, Next, Shoot
 from .shooting import LONG_RANGE_IN, direct_weapon
@@ -89,6 +91,10 @@ DEFENSIVE_FIRE_STOPS = 5.0
 def _xy(p: Any) -> tuple[float, float]:
     assert isinstance(p, Point)
     return float(p.x), float(p.y)
+
+
+#: Score of a company command team's move that ends with it joined to a platoon.
+ESCORT_JOINED = 0.5
 
 
 class DoctrinePolicy:
@@ -269,6 +275,8 @@ class DoctrinePolicy:
         u = view.units[a.unit]
         here = u.position
         assert isinstance(here, Point)
+        if is_company_command(u):
+            return self._escort(rules, view, a, side)
         goals = [
             p
             for name, (p, _) in rules.objectives.items()
@@ -288,3 +296,40 @@ class DoctrinePolicy:
             return -HOLD
         exposed = EXPOSURE * self._threat(rules, view, a.unit, end)
         return gain + cover - exposed - OUT_OF_COMMAND * _strays(rules, view, a)
+
+    def _escort(self, rules: Any, view: Any, a: Move, side: str) -> float:
+        """The company command team keeps with the nearest infantry platoon of
+        its side, so that the platoon re-rolls its failed Motivation tests
+        (hq.py): closing on its command team scores, ending within the
+        platoon's command distance scores most, cover and exposure as for any
+        move.  ASSUMPTION: the doctrine's own rule (no source says where a
+        company commander stands)."""
+        u = view.units[a.unit]
+        here = u.position
+        assert isinstance(here, Point)
+        wards = [
+            o
+            for o in view.units.values()
+            if o.side == side
+            and o.id != u.id
+            and not is_company_command(o)
+            and rules._in_play(o)
+            and o.models
+            and isinstance(o.models[0].position, Point)
+            and not rules._is_tank(o)
+        ]
+        end = (float(a.to.x), float(a.to.y))
+        cover = COVER if concealed_in(str(rules.map.terrain_at(*end))) else 0.0
+        exposed = EXPOSURE * self._threat(rules, view, a.unit, end)
+        if not wards:
+            return cover - exposed - HOLD
+
+        def gap(o: Any, x: float, y: float) -> float:
+            p = o.models[0].position
+            return math.hypot(float(p.x) - x, float(p.y) - y)
+
+        ward = min(wards, key=lambda o: gap(o, float(here.x), float(here.y)))
+        reach = command_radius_m(str(ward.attrs["skill"]), False, rules.scale)
+        before, after = gap(ward, float(here.x), float(here.y)), gap(ward, *end)
+        joined = ESCORT_JOINED if after <= reach else 0.0
+        return (before - after) / 100.0 + joined + cover - exposed

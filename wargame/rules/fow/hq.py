@@ -2,7 +2,7 @@
 
 Research/fow.md §1.1 [A: S2, S12]: if the company command team (or a higher
 HQ team) has joined a platoon, that platoon re-rolls its failed Motivation
-tests.  The sources say no more, so the rest is ASSUMPTION, numbered H1–H4 in
+tests.  The sources say no more, so the rest is ASSUMPTION, numbered H1–H5 in
 ``docs/rules/fow-v3.md``:
 
 H1. A scenario marks a one-team platoon ``company_command = true``; it is the
