@@ -8,7 +8,7 @@ Examples:
     >>> from wargame.engine import Game
     >>> g = Game.from_scenario("fow_ockenfels_1945", seed=1)
     >>> sorted({g.describe(a).split(" ")[0] for a in g.legal_actions()})
-    ['Armored', 'End', 'Sherman']
+    ['Armored', 'Company', 'End', 'Sherman']
     >>> g.describe(g.legal_actions()[-1])
     'End the Movement Step'
 """
