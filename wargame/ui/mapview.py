@@ -158,9 +158,11 @@ class MapView(w.VBox):  # type: ignore[misc]
     ) -> None:
         """Keep the place names off these counters: (lat, lon) of each, and
         their size on the screen in CSS pixels (default: a unit counter's)."""
+        px = counter_px if counter_px is not None else self._counter_px
+        if list(counters) == self._counters and px == self._counter_px:
+            return  # nothing moved (most steps): the names stay where they are
         self._counters = list(counters)
-        if counter_px is not None:
-            self._counter_px = counter_px
+        self._counter_px = px
         self.relabel()
 
     def relabel(self) -> None:
