@@ -17,9 +17,11 @@ from wargame.testing.conformance import secrets_seen
 X, Y = FIELD
 
 
-def _units(gap_m: float = 270.0) -> list[dict]:
-    """A US rifle platoon facing east and, ``gap_m`` east of it, a German
-    platoon in ambush; a second German platoon in the open farther off."""
+def _units(gap_m: float = 450.0, kind: str = "de_rifle_team") -> list[dict]:
+    """A US rifle platoon facing east and, ``gap_m`` east of it (450 m = 18",
+    beyond the 16" inside which an ambush in the open may not be revealed,
+    M9), a German platoon of ``kind`` teams in ambush; a second German platoon
+    in the open farther off."""
     us = platoon(
         "us_a",
         "tf_engeman",
@@ -30,7 +32,7 @@ def _units(gap_m: float = 270.0) -> list[dict]:
         facing=90.0,
     )
     amb = platoon(
-        "de_amb", "bratge", [("de_rifle_team", 3)], x=X - 150 + gap_m, y=Y, facing=270
+        "de_amb", "bratge", [(kind, 3)], x=X - 150 + gap_m, y=Y, facing=270
     )
     amb["ambush"] = True
     hold = platoon(
@@ -135,7 +137,7 @@ def test_hidden_units_never_leak_under_the_conformance_harness() -> None:
 
 
 def test_a_hidden_platoon_cannot_be_shot_and_a_revealed_one_can() -> None:
-    g = game(_units())
+    g = game(_units(270.0))
     g.apply(Next())  # the US Shooting Step
     rules, st = g.ruleset, g.state
     assert _gap_in(g, "us_a", "de_amb") < 16  # a rifle's range, open ground
@@ -147,9 +149,14 @@ def test_a_hidden_platoon_cannot_be_shot_and_a_revealed_one_can() -> None:
     assert rules.assault_problem(st, st.units["us_a"], "de_amb") is not None
     g.apply(Next())
     g.apply(Next())
-    g.apply(Reveal("de_amb"))  # the German Starting Step
-    while g.current_side != "us" or g.state.phase != "shooting":
+    # the German Starting Step: 10.8" in the open is too near to reveal (M9)
+    assert Reveal("de_amb") not in g.legal_actions()
+    with pytest.raises(IllegalActionError, match='within 16"'):
+        g.apply(Reveal("de_amb"))
+    while g.current_side != "us" or g.state.phase != "movement":
         g.apply(Next())
+    g.apply(Move("us_a", Point(X - 50, Y)))  # 6.8" away: sprung
+    g.apply(Next())
     assert Shoot("us_a", "de_amb") in g.legal_actions()
 
 
@@ -196,10 +203,20 @@ def _decision(g) -> Decision:
     )
 
 
-@pytest.mark.parametrize(("gap_m", "reveals"), [(270.0, True), (500.0, False)])
-def test_the_doctrine_springs_an_ambush_with_an_enemy_in_range(gap_m, reveals) -> None:
-    """Rifles reach 16" (400 m): 10.8" away it reveals, 20" away it waits."""
-    g = game(_units(gap_m))
+@pytest.mark.parametrize(
+    ("kind", "gap_m", "reveals"),
+    [
+        ("de_mg42_hmg", 450.0, True),
+        ("de_rifle_team", 450.0, False),
+        ("de_mg42_hmg", 270.0, False),
+    ],
+)
+def test_the_doctrine_springs_an_ambush_with_an_enemy_in_range(
+    kind, gap_m, reveals
+) -> None:
+    """18" away: MG 42s (24", 600 m) reveal, rifles (16") wait; 10.8" away in
+    the open an ambush may not be revealed (M9) and waits to be sprung."""
+    g = game(_units(gap_m, kind=kind))
     _to_german_start(g)
     choice = DoctrinePolicy().choose(_decision(g))
     assert choice == (Reveal("de_amb") if reveals else Next())

@@ -393,11 +393,18 @@ def test_close_fights_pass_the_conformance_harness() -> None:
         complete_legal_actions=False,
     )
     assert report.games == 1
-    h = Game.from_scenario(g.scenario, seed=2)  # random play, as the harness
-    h.run()
-    kinds = set(h.log["kind"])
+    kinds: set[str] = set()
+    results: set[str] = set()
+    for seed in range(2, 6):  # random play, as the harness
+        h = Game.from_scenario(g.scenario, seed=seed)
+        h.run()
+        kinds |= set(h.log["kind"])
+        log = h.log
+        results |= set(log[log["kind"] == "consolidate"]["result"])
     assert {"assault", "assault_hit", "counterattack", "break_off"} <= kinds
     assert "platoon_morale" in kinds
+    # the winners chose where to consolidate (consolidate.py)
+    assert any(r.startswith("consolidates ") for r in results)
 
 
 def test_E4_through_the_engine_one_die_for_both_defending_platoons() -> None:

@@ -411,7 +411,9 @@ def test_the_greedy_player_takes_the_shot_that_kills_most() -> None:
 
     g = _facing_the_pioniere(1)
     g.apply(Next())  # the Shooting Step
-    legal = g.legal_actions()
+    # the full-ROF shots (the ROF 1 shots ready to assault are scored with
+    # the assault they keep open, below)
+    legal = [a for a in g.legal_actions() if not getattr(a, "to_assault", False)]
     shots = [a for a in legal if isinstance(a, Shoot)]
     assert shots
     decision = Decision(
@@ -423,3 +425,11 @@ def test_the_greedy_player_takes_the_shot_that_kills_most() -> None:
     view = g.state_for("us")
     scores = {a: gp._shot(g.ruleset, view, a) for a in shots}
     assert scores[choice] == max(scores.values()) and scores[choice] > NEXT_SCORE
+    # at ROF 1: fewer dice, plus the best assault it keeps open
+    ready = [a for a in g.legal_actions() if getattr(a, "to_assault", False)]
+    for a in ready:
+        plain = Shoot(a.unit, a.target)
+        assert gp._shot(g.ruleset, view, a) < gp._shot(g.ruleset, view, plain)
+        assert gp.score(g.ruleset, view, a, "us") == pytest.approx(
+            gp._shot(g.ruleset, view, a) + gp.assault_after(g.ruleset, view, a)
+        )

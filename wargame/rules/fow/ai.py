@@ -16,6 +16,12 @@ system's own helpers for what it would roll:
   favours the attacker: more teams charge than the target has;
 * **Counterattack / BreakOff** (the defender): counterattack when its
   remaining teams in the fight outnumber the attacker's, else break off;
+* **Consolidate** (the winner of an assault): as a move of up to 4" (metres
+  toward an open objective, cover); holding its ground scores as ``Next``
+  plus cover where it stands;
+* **Shoot at ROF 1, ready to assault** (``to_assault``, :mod:`.rof`): the
+  shot's score at ROF 1 plus the best assault it keeps open (the Assault
+  score below, if positive); a full-ROF shot forgoes the assault;
 * **Bombard** (high explosive): the same score as a shot, from the exact odds
   of ranging in, of a hit under the template and of one hit's result (top
   armour), over the enemy teams under the template; so it bombards when that
@@ -63,6 +69,7 @@ from .artillery import (
     p_ranged_in,
 )
 from .assault import assault_weapon, strike_score
+from .consolidate import Consolidate
 from .dice import p_success
 from .double import AtTheDouble
 from .going import concealed_in
@@ -139,7 +146,11 @@ class GreedyPolicy(ScoredPolicy):
     def score(self, rules: Any, view: Any, a: Any, side: str) -> float:
         """The score of one legal action of ``side`` in its ``view``."""
         if isinstance(a, Shoot):
-            return self._shot(rules, view, a)
+            return self._shot(rules, view, a) + (
+                self.assault_after(rules, view, a) if a.to_assault else 0.0
+            )
+        if isinstance(a, Consolidate):
+            return self._consolidate(rules, view, a, side)
         if isinstance(a, Move):
             return self._move(rules, view, a, side)
         if isinstance(a, Assault):
@@ -163,7 +174,7 @@ class GreedyPolicy(ScoredPolicy):
 
     def _shot(self, rules: Any, view: Any, a: Shoot) -> float:
         u, t = view.units[a.unit], view.units[a.target]
-        plan = rules.shot_plan(view, u, t)
+        plan = rules.shot_plan(view, u, t, assaulting=a.to_assault)
         by_id = {m.id: m for m in t.models}
         kills = hits = 0.0
         for s in plan.shooters:
@@ -200,6 +211,25 @@ class GreedyPolicy(ScoredPolicy):
                 p = save_pmf(tt.save if tt.save is not None else 7)["destroyed"]
             kills += p_hit * float(p)
         return kills
+
+    def assault_after(self, rules: Any, view: Any, a: Shoot) -> float:
+        """The best assault score the platoon of ``a`` would have after
+        shooting at ROF 1 (0 if none is worth it)."""
+        best = 0.0
+        for t in view.units.values():
+            if t.side != view.units[a.unit].side and rules._in_play(t):
+                best = max(best, self._assault(rules, view, Assault(a.unit, t.id)))
+        return best
+
+    def _consolidate(self, rules: Any, view: Any, a: Consolidate, side: str) -> float:
+        """A consolidation as a move (module docstring); holding its ground
+        scores as ``Next`` plus cover where it stands."""
+        if a.to is not None:
+            return self._move(rules, view, Move(a.unit, a.to), side)
+        here = view.units[a.unit].position
+        assert isinstance(here, Point)
+        cover = concealed_in(str(rules.map.terrain_at(here.x, here.y)))
+        return NEXT_SCORE + (COVER_BONUS if cover else 0.0)
 
     def _choice(self, rules: Any, view: Any, a: Counterattack | BreakOff) -> float:
         """Counterattack when the platoon's teams outnumber the attacker's in

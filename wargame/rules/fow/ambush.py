@@ -14,6 +14,15 @@ each part an ASSUMPTION (M1-M8 in ``docs/rules/fow-v3.md``):
 * **Its owner reveals it** with :class:`Reveal` at item 4 of any of its own
   Starting Steps: while it has hidden platoons the Starting Step waits there
   for ``Reveal(unit)`` or ``Next`` (go on to item 5).
+* **Where it may be revealed** (M9; the v3 limit is not in the sources read,
+  research §1.1 and S1-S16 name only the step): the platoon is placed where it
+  lay hidden, and its owner may not reveal it there while an enemy team on the
+  table stands within :data:`REVEAL_CLEAR_IN` (16") of one of its teams, or
+  within :data:`REVEAL_CLEAR_CONCEALED_IN` (4") if every team of the platoon is
+  in concealing terrain and no enemy team has line of sight to any of them
+  (:func:`placement_problem`).  Such a ``Reveal`` is not offered and is
+  refused.  Enemy platoons still hidden do not count (the owner cannot know
+  of them).
 * **Sprung**: it is revealed at once when an enemy team comes within
   :data:`SPRUNG_IN` (8") of one of its teams, measured centre to centre, after
   whatever brought the enemy there (a move, a charge, an arrival).  Sprung in
@@ -41,10 +50,14 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "EVENT_KINDS",
+    "REVEAL_CLEAR_CONCEALED_IN",
+    "REVEAL_CLEAR_IN",
     "SPRUNG_IN",
     "Reveal",
     "ambush_problems",
+    "hidden_from_enemy",
     "hidden_platoons",
+    "placement_problem",
     "reveal",
     "reveal_actions",
     "reveal_problem",
@@ -58,6 +71,13 @@ __all__ = [
 #: and two teams within the 4" of one objective are within 8" of each other,
 #: so an enemy never takes an objective from under a hidden platoon unseen.
 SPRUNG_IN: Final = 8.0
+#: A platoon may not be revealed by its owner within this of an enemy team
+#: (table inches, centre to centre).  ASSUMPTION M9 (the brief's stop-gap; no
+#: v3 source read gives the limit).
+REVEAL_CLEAR_IN: Final = 16.0
+#: ... or within this, if the platoon is in concealing terrain and out of every
+#: enemy team's line of sight (ASSUMPTION M9).
+REVEAL_CLEAR_CONCEALED_IN: Final = 4.0
 #: Events of ambushes.
 EVENT_KINDS: Final = ("ambush",)
 
@@ -103,7 +123,7 @@ def hidden_platoons(state: GameState, side: str) -> list[str]:
     )
 
 
-def reveal_problem(state: GameState, side: str, uid: str) -> str | None:
+def reveal_problem(rs: FowRuleset, state: GameState, side: str, uid: str) -> str | None:
     """Why ``side`` may not reveal ``uid`` now (``None``: it may)."""
     u = state.units.get(uid)
     if u is None:
@@ -117,12 +137,69 @@ def reveal_problem(state: GameState, side: str, uid: str) -> str | None:
             "ambushes are revealed in the Starting Step (item 4, research/fow.md "
             f"§1.1), not the {state.phase} step"
         )
-    return None
+    return placement_problem(rs, state, u)
 
 
-def reveal_actions(state: GameState, side: str) -> list[Action]:
-    """``Reveal`` for each of ``side``'s hidden platoons (the Starting Step)."""
-    return [Reveal(uid) for uid in hidden_platoons(state, side)]
+def hidden_from_enemy(rs: FowRuleset, state: GameState, u: Unit) -> bool:
+    """Every team of ``u`` in concealing terrain and out of the line of sight
+    of every enemy team on the table (M9)."""
+    mine = [
+        ((float(p.x), float(p.y)), rs.team(m).eye_height_m)
+        for m in u.models
+        if isinstance(p := m.position, Point)
+    ]
+    if not all(rs._concealed_at(*b) for b, _ in mine):
+        return False
+    for e in state.units.values():
+        if e.side == u.side or not rs._in_play(e):
+            continue
+        for n in e.models:
+            q = n.position
+            if not isinstance(q, Point):
+                continue
+            a, eye = (float(q.x), float(q.y)), rs.team(n).eye_height_m
+            if any(rs._sees(a, b, eye, tgt) for b, tgt in mine):
+                return False
+    return True
+
+
+def placement_problem(rs: FowRuleset, state: GameState, u: Unit) -> str | None:
+    """Why ``u`` may not be revealed where it lies (``None``: it may; M9)."""
+    near = [
+        (_gap_in(rs, u, e), e.id)
+        for e in state.units.values()
+        if e.side != u.side and rs._in_play(e)
+    ]
+    gap, eid = min(near, default=(math.inf, ""))
+    if gap >= REVEAL_CLEAR_IN:
+        return None
+    if gap >= REVEAL_CLEAR_CONCEALED_IN and hidden_from_enemy(rs, state, u):
+        return None
+    limit = (
+        REVEAL_CLEAR_CONCEALED_IN
+        if hidden_from_enemy(rs, state, u)
+        else REVEAL_CLEAR_IN
+    )
+    why = (
+        "concealed and out of sight"
+        if limit == REVEAL_CLEAR_CONCEALED_IN
+        else "not concealed and out of every enemy team's sight"
+    )
+    return (
+        f'an enemy team of {eid} is {gap:.1f}" from it: an ambush ({why}) may '
+        f'not be revealed within {limit:g}" ({limit * rs.scale:.0f} m) of an '
+        "enemy team (ASSUMPTION M9, ambush.py; research/fow.md §1.1 item 4)"
+    )
+
+
+def reveal_actions(rs: FowRuleset, state: GameState, side: str) -> list[Action]:
+    """``Reveal`` for each of ``side``'s hidden platoons that may be revealed
+    where it lies (the Starting Step, item 4; M9)."""
+    return [
+        Reveal(uid)
+        for uid in hidden_platoons(state, side)
+        if placement_problem(rs, state, state.units[uid]) is None
+    ]
 
 
 def reveal(ctx: RuleContext, uid: str, why: str, *, gone_to_ground: bool) -> None:

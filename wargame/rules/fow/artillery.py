@@ -73,6 +73,7 @@ from wargame.engine import (
 
 from .data import TeamType, Weapon
 from .dice import MOTIVATION_TEST, SKILL_TEST, TO_BE_HIT, _int, p_success, passes
+from .rof import mark_all
 from .smoke import BOMBARDED_VAR, SMOKE_VAR, Template, landed, markers, smoke_between
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -539,7 +540,8 @@ def bombardment(rs: FowRuleset, ctx: RuleContext, action: Bombard) -> None:
     side = u.side
     why, plan = bombard_plan(rs, st, u, action.at, smoke=action.smoke, wide=action.wide)
     assert why is None and plan is not None, why
-    fired = unit_change(u.id, fired=True)
+    # its teams may not charge this turn (rof.py, R2)
+    fired = unit_change(u.id, fired=True) + mark_all(u)
     ranged = 0
     for k in range(1, RANGING_ATTEMPTS + 1):
         (f,) = ctx.roll(

@@ -24,7 +24,13 @@ system's own helpers (shot plans, moves, the exact odds), one action at a time:
   the target has, the expected kills of :class:`~.ai.GreedyPolicy`, less the
   defensive fire it would meet, never into five expected hits), more readily a
   platoon on an objective; as the defender, counterattack or break off as the
-  greedy player does.
+  greedy player does.  A platoon that could assault shoots at ROF 1
+  (``to_assault``, research §3.1) when the ROF 1 shot plus that assault beats
+  the full-ROF shot.
+* **Consolidation** (the winner of an assault, up to 4"): the end point's
+  cover, less the enemy's expected hits there, plus the metres it gains
+  toward an open objective (an attacker only); holding its ground scores the
+  same where it stands, plus :data:`~.ai.NEXT_SCORE`.
 * ``Next`` (end the step) has :data:`~.ai.NEXT_SCORE`; bombardments, air
   strikes (the target with the best expected kills), At the Double, mounting
   and dismounting, and revealing an ambush (when an enemy team stands within
@@ -62,6 +68,7 @@ from .ai import (
     _route_m,
     _strays,
 )
+from .consolidate import Consolidate
 from .dice import TO_BE_HIT, needed, p_success
 from .double import AtTheDouble
 from .going import concealed_in
@@ -124,6 +131,10 @@ class DoctrinePolicy:
                 score = self._greedy._shot(rules, view, a)
                 if outgunned[a.unit] and score < WORTH_BREAKING_COVER:
                     score = min(score, NEXT_SCORE / 2)
+                if a.to_assault:  # ROF 1, to keep the assault open (rof.py)
+                    score += self._assault_after(rules, view, a)
+            elif isinstance(a, Consolidate):
+                score = self._consolidate(rules, view, a, side)
             elif isinstance(a, AtTheDouble):
                 score = self._double(rules, view, a, side, outgunned[a.unit])
             elif isinstance(a, Assault):
@@ -267,6 +278,42 @@ class DoctrinePolicy:
             if isinstance(m.position, Point)
         )
         return score - EXPOSURE * fire + (COVER if on_goal else 0.0)
+
+    def _assault_after(self, rules: Any, view: Any, a: Shoot) -> float:
+        """The best doctrine assault score open to ``a``'s platoon (0 if none
+        is worth making)."""
+        u = view.units[a.unit]
+        return max(
+            [
+                self._assault(rules, view, Assault(a.unit, t.id))
+                for t in view.units.values()
+                if t.side != u.side and rules._in_play(t)
+            ]
+            + [0.0]
+        )
+
+    def _consolidate(self, rules: Any, view: Any, a: Consolidate, side: str) -> float:
+        """The winner's consolidation (module docstring)."""
+        u = view.units[a.unit]
+        here = _xy(u.position)
+        end = here if a.to is None else (float(a.to.x), float(a.to.y))
+        cover = COVER if concealed_in(str(rules.map.terrain_at(*end))) else 0.0
+        exposed = EXPOSURE * self._threat(rules, view, a.unit, end)
+        gain = 0.0
+        goals = [
+            p
+            for name, (p, _) in rules.objectives.items()
+            if view.control.get(name) != side
+        ]
+        attack = (rules.scenario.posture(side) or "attack") != "defend"
+        if a.to is not None and goals and attack:
+            at = Point(*here)
+            goal = min(goals, key=lambda p: _route_m(rules, view, at, p))
+            gain = (
+                _route_m(rules, view, at, goal) - _route_m(rules, view, a.to, goal)
+            ) / 100.0
+        hold = NEXT_SCORE if a.to is None else 0.0
+        return gain + cover - exposed + hold
 
     # -- movement --------------------------------------------------------------- #
     def _move(

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from wargame.engine import Model, Point, RuleContext, Unit, unit_change, var_change
 
-from . import hq
+from . import hq, rof
 from .allocation import allocate
 from .assault import (
     COUNTER_IN,
@@ -44,6 +44,7 @@ from .assault import (
     strikers,
     within,
 )
+from .consolidate import open_consolidation
 from .data import TeamType
 from .dice import MOTIVATION_TEST, passes
 from .moves import team_move
@@ -233,7 +234,11 @@ def _strike(rs: FowRuleset, ctx: RuleContext, side: str, platoons: list[str]) ->
         u = st.units[uid]
         if not rs._in_play(u):
             continue
-        who = strikers(_teams(rs, u), enemy, rs.scale)
+        # teams that fired above ROF 1 this turn take no part (rof.py, §3.1)
+        out = rof.barred(u)
+        who = [
+            mid for mid in strikers(_teams(rs, u), enemy, rs.scale) if mid not in out
+        ]
         if not who:
             continue
         score = strike_score(str(u.attrs["skill"]))
@@ -380,7 +385,10 @@ def _round(rs: FowRuleset, ctx: RuleContext, side: str, platoons: list[str]) -> 
     for did in defenders:
         d = st.units[did]
         forced = must_break_off(_teams(rs, d), _enemy_models(rs, st, d.side), rs.scale)
-        ok = passed[did] and not forced
+        # independent teams (the company command team) always break off
+        # rather than counterattack, whatever the die (research §4, [A: S4])
+        independent = hq.is_company_command(d)
+        ok = passed[did] and not forced and not independent
         ctx.emit(
             "counterattack",
             side=other,
@@ -388,7 +396,9 @@ def _round(rs: FowRuleset, ctx: RuleContext, side: str, platoons: list[str]) -> 
             result="passed" if ok else "failed",
             detail=f"{d.name} "
             + (
-                "must break off: unarmoured tanks (research §4, S4)"
+                "must break off: an independent team (research §4, S4)"
+                if independent
+                else "must break off: unarmoured tanks (research §4, S4)"
                 if forced
                 else ("may counterattack" if ok else "fails and must break off")
             )
@@ -459,19 +469,23 @@ def _break_off(rs: FowRuleset, ctx: RuleContext, uid: str) -> None:
 
 
 def _won(rs: FowRuleset, ctx: RuleContext, side: str, platoons: list[str]) -> None:
-    """The assault is over: ``side`` holds the field.  ASSUMPTION: the winner
-    consolidates by 0" (it may move up to 4"; the automated winner stays where
-    it fought, research §10.5)."""
+    """The assault is over: ``side`` holds the field, and its platoons that
+    struck last may consolidate up to 4" (research §1.4 item 6;
+    :mod:`.consolidate`, ASSUMPTIONs C1-C6): each then chooses
+    ``Consolidate(unit, to)`` or holds its ground."""
     st = ctx.state
     names = [st.units[p].name for p in platoons if rs._in_play(st.units[p])]
+    opened = open_consolidation(rs, ctx, platoons)
     ctx.emit(
         "consolidate",
         side=side,
         unit=platoons[0] if platoons else None,
         result="wins the assault",
         detail=(", ".join(names) or st.sides[side].name)
-        + " win the assault and hold their ground",
-        changes=var_change(fight=None) if st.vars.get("fight") is not None else (),
+        + " win the assault"
+        + (" and may consolidate" if opened else " and hold their ground"),
+        changes=(var_change(fight=None) if st.vars.get("fight") is not None else ())
+        + opened,
     )
 
 

@@ -34,7 +34,7 @@ from wargame.engine import (
 )
 from wargame.engine.state import Change, control_change
 
-from . import air
+from . import air, rof
 from .allocation import allocate
 from .ambush import hidden_platoons
 from .bridges import demolitions_step
@@ -270,12 +270,16 @@ def move(
 # --------------------------------------------------------------------------- #
 
 
-def shoot(rs: FowRuleset, ctx: RuleContext, uid: str, tid: str) -> None:
-    """Platoon ``uid`` shoots at platoon ``tid`` (research/fow.md §1.3, §3)."""
+def shoot(
+    rs: FowRuleset, ctx: RuleContext, uid: str, tid: str, assaulting: bool = False
+) -> None:
+    """Platoon ``uid`` shoots at platoon ``tid`` (research/fow.md §1.3, §3);
+    ``assaulting``: at ROF 1, ready to assault (§3.1); teams that fire above
+    ROF 1 are marked and do not charge this turn (:mod:`.rof`)."""
     st = ctx.state
     u, t = st.units[uid], st.units[tid]
     side = u.side
-    plan = rs.shot_plan(st, u, t)
+    plan = rs.shot_plan(st, u, t, assaulting=assaulting)
     hits_by, weapon_of, origin_of = roll_to_hit(ctx, u, tid, plan, kind="to_hit")
     total = sum(hits_by.values())
     # the owner allocates: nearest teams first (ASSUMPTION, shooting.py)
@@ -299,9 +303,10 @@ def shoot(rs: FowRuleset, ctx: RuleContext, uid: str, tid: str) -> None:
         hits=total,
         result="destroyed" if not left else f"{len(lost)} team(s) destroyed",
         detail=f"{u.name} shoots at {t.name}: {plan.dice} dice, {total} hit(s)"
+        + (", at ROF 1 ready to assault" if assaulting else "")
         + (", Concealed" if plan.concealed else "")
         + (", Gone to Ground" if plan.gone_to_ground else ""),
-        changes=ch + unit_change(uid, fired=True),
+        changes=ch + unit_change(uid, fired=True) + rof.mark(u, plan),
     )
 
 
@@ -562,7 +567,9 @@ def next_step(rs: FowRuleset, ctx: RuleContext) -> None:
                 "step",
                 side=side,
                 unit=uid,
-                changes=unit_change(uid, gone_to_ground=gtg or None),
+                # the ROF-1 marks of the turn end with it (rof.py, R3)
+                changes=unit_change(uid, gone_to_ground=gtg or None)
+                + unit_change(uid, **{rof.OVER_ROF1: None}),
             )
     alive = [
         s

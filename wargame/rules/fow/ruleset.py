@@ -81,12 +81,13 @@ from wargame.engine import (
 )
 from wargame.engine.state import Formation
 
-from . import air, ambush, artillery, hq, reserves, transport
+from . import air, ambush, artillery, consolidate, hq, reserves, rof, transport
 from .air import AirStrike
 from .ambush import Reveal
 from .artillery import Bombard
 from .assault import CHARGE_IN, charge_moves
 from .bridges import bridge_waypoints, parse_bridges, standing
+from .consolidate import Consolidate
 from .data import TeamType
 from .double import (
     DOUBLE_FACTOR,
@@ -112,6 +113,7 @@ __all__ = [
     "AtTheDouble",
     "Bombard",
     "BreakOff",
+    "Consolidate",
     "Counterattack",
     "Dismount",
     "FowRuleset",
@@ -137,11 +139,14 @@ class Move(Action):
 
 @dataclass(frozen=True)
 class Shoot(Action):
-    """A platoon shoots at an enemy platoon."""
+    """A platoon shoots at an enemy platoon; ``to_assault``: every team at
+    ROF 1, so that all may still charge in the Assault Step (research §3.1: a
+    team that will assault fires ROF 1; :mod:`.rof`)."""
 
     type = "shoot"
     unit: str
     target: str
+    to_assault: bool = False
 
 
 @dataclass(frozen=True)
@@ -235,6 +240,7 @@ class FowRuleset(FowPresentation, OddsCommand, RulesetBase):
             Assault,
             Counterattack,
             BreakOff,
+            Consolidate,
             Next,
             AtTheDouble,
             Bombard,
@@ -376,6 +382,9 @@ class FowRuleset(FowPresentation, OddsCommand, RulesetBase):
         fight = state.vars.get("fight")
         if fight and state.phase == "assault":
             return str(state.units[fight["pending"][0]].side)
+        winner = consolidate.side_to_play(state)  # the winner consolidates
+        if winner is not None and state.phase == "assault":
+            return winner
         return None if state.phase in ("setup", "end") else str(state.vars["side"])
 
     def _on_table(self, u: Unit) -> bool:
@@ -550,8 +559,11 @@ class FowRuleset(FowPresentation, OddsCommand, RulesetBase):
             "margin_m": SIGHT_MARGIN_IN * self.scale,
         }
 
-    def shot_plan(self, state: GameState, u: Unit, t: Unit) -> ShotPlan:
-        """Who of ``u`` can hit whom of ``t`` now (:func:`.shooting.plan_shot`)."""
+    def shot_plan(
+        self, state: GameState, u: Unit, t: Unit, *, assaulting: bool = False
+    ) -> ShotPlan:
+        """Who of ``u`` can hit whom of ``t`` now (:func:`.shooting.plan_shot`);
+        ``assaulting``: at ROF 1, ready to assault (research §3.1)."""
         shooters = [
             (m, self.team(m))
             for m in u.models
@@ -580,6 +592,7 @@ class FowRuleset(FowPresentation, OddsCommand, RulesetBase):
             gone_to_ground=bool(t.attrs.get("gone_to_ground")),
             sees=self._sees,
             metres_per_inch=self.scale,
+            assaulting=assaulting,
         )
         return double_dice(plan, t)  # a target At the Double (double.py)
 
@@ -617,8 +630,14 @@ class FowRuleset(FowPresentation, OddsCommand, RulesetBase):
             )
             return tm.problem is None
 
+        # teams that fired above ROF 1 this turn do not charge (rof.py, §3.1)
+        out = rof.barred(u)
         return charge_moves(
-            [(m, self.team(m)) for m in u.models if isinstance(m.position, Point)],
+            [
+                (m, self.team(m))
+                for m in u.models
+                if isinstance(m.position, Point) and m.id not in out
+            ],
             [m for m in targets if isinstance(m.position, Point)],
             mpi=self.scale,
             passable=passable,
@@ -642,6 +661,13 @@ class FowRuleset(FowPresentation, OddsCommand, RulesetBase):
                 "(research/fow.md §2.3, stop-gap §10.2)"
             )
         if not self.charge_plan(state, u, list(t.models)):
+            if rof.barred(u):
+                return (
+                    f"no team of {u.id} that may charge can reach a team of "
+                    f"{tid}: {', '.join(sorted(rof.barred(u)))} fired above ROF 1 "
+                    "this turn and may not charge into contact (research/fow.md "
+                    "§3.1: a team that will assault fires ROF 1)"
+                )
             return (
                 f"no team of {u.id} able to fight can reach a team of {tid} "
                 f'within the charge distance of {CHARGE_IN:g}" '
@@ -666,8 +692,10 @@ class FowRuleset(FowPresentation, OddsCommand, RulesetBase):
             for uid in pending:
                 out += [Counterattack(uid), BreakOff(uid)]
             return out
+        if consolidate.pending(state):  # the winner of an assault (§1.4 item 6)
+            return consolidate.consolidation_actions(self, state)
         if step == "starting":  # waiting at item 4: reveal ambushes (ambush.py)
-            return [*ambush.reveal_actions(state, side), Next()]
+            return [*ambush.reveal_actions(self, state, side), Next()]
         own = [u for u in state.units.values() if u.side == side and self._in_play(u)]
         if step == "shooting" and state.vars.get("air_pending"):
             # item 10: the aircraft's target, or Next for no strike (air.py)
@@ -725,6 +753,10 @@ class FowRuleset(FowPresentation, OddsCommand, RulesetBase):
                 for t in enemies:
                     if self.shot_problem(state, u, t.id) is None:
                         out.append(Shoot(u.id, t.id))
+                        # at ROF 1, to keep every team free to charge (rof.py)
+                        plan = self.shot_plan(state, u, t)
+                        if rof.ready_worth_offering(self, state, u, plan, enemies):
+                            out.append(Shoot(u.id, t.id, to_assault=True))
                 if no_shooting(u) is None:
                     out += artillery.bombard_actions(self, state, u)
         elif step == "assault":
@@ -756,6 +788,18 @@ class FowRuleset(FowPresentation, OddsCommand, RulesetBase):
             raise IllegalActionError(
                 f"{side} must first choose for {', '.join(pending)}: counterattack "
                 "or break off (research/fow.md §4)"
+            )
+        if isinstance(action, Consolidate):
+            why = consolidate.consolidate_problem(self, state, action.unit, action.to)
+            if why is not None:
+                raise IllegalActionError(f"{action.unit} cannot consolidate: {why}")
+            return
+        winners = consolidate.pending(state)
+        if winners:
+            raise IllegalActionError(
+                f"{side} must first consolidate or hold its ground with "
+                f"{', '.join(winners)}, the winner of the assault (Consolidate; "
+                "research/fow.md §1.4 item 6)"
             )
         if isinstance(action, AirStrike):
             why = air.strike_problem(self, state, action.target)
@@ -830,7 +874,7 @@ class FowRuleset(FowPresentation, OddsCommand, RulesetBase):
                     f"{action.unit} cannot get into {action.transport}: {why}"
                 )
         elif isinstance(action, Reveal):
-            why = ambush.reveal_problem(state, side, action.unit)
+            why = ambush.reveal_problem(self, state, side, action.unit)
             if why is not None:
                 raise IllegalActionError(f"{action.unit} cannot be revealed: {why}")
         elif not isinstance(action, Next):
@@ -842,7 +886,7 @@ class FowRuleset(FowPresentation, OddsCommand, RulesetBase):
         if isinstance(action, Move):
             play.move(self, ctx, action.unit, action.to, action.column)
         elif isinstance(action, Shoot):
-            play.shoot(self, ctx, action.unit, action.target)
+            play.shoot(self, ctx, action.unit, action.target, action.to_assault)
             transport.after_fire(self, ctx)
         elif isinstance(action, Assault):
             fight.assault(self, ctx, action.unit, action.target)
@@ -850,6 +894,8 @@ class FowRuleset(FowPresentation, OddsCommand, RulesetBase):
         elif isinstance(action, Counterattack | BreakOff):
             fight.choose(self, ctx, action.unit, isinstance(action, Counterattack))
             transport.after_fire(self, ctx)
+        elif isinstance(action, Consolidate):
+            consolidate.consolidate(self, ctx, action.unit, action.to)
         elif isinstance(action, AtTheDouble):
             play.move(self, ctx, action.unit, action.to, action.column, double=True)
         elif isinstance(action, Bombard):

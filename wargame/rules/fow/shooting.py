@@ -79,6 +79,9 @@ class Shooter:
     to_hit: int
     targets: tuple[str, ...]
     long_range: bool
+    #: the ROF it fires at (its dice before a target At the Double doubles
+    #: them); above 1 it may not charge this turn (research §3.1, :mod:`.rof`)
+    rof: int = 1
 
 
 @dataclass(frozen=True)
@@ -120,6 +123,7 @@ def plan_shot(
     gone_to_ground: bool,
     sees: Callable[[tuple[float, float], tuple[float, float], float, float], bool],
     metres_per_inch: float,
+    assaulting: bool = False,
 ) -> ShotPlan:
     """Who of a platoon can hit whom of another, and with how many dice.
 
@@ -134,6 +138,8 @@ def plan_shot(
         gone_to_ground: the target platoon neither moved nor shot last turn.
         sees: ``sees(a, b, eye_m, target_m)`` line of sight between points.
         metres_per_inch: the ground scale.
+        assaulting: the platoon shoots ready to assault: ROF 1 (research
+            §3.1, [A-v2/v3: S12]: a team that will assault fires ROF 1).
     """
     base = TO_BE_HIT[target_skill]
     seen_targets: set[str] = set()
@@ -166,7 +172,7 @@ def plan_shot(
         rof = w.rof or 0
         if moved:
             rof = w.rof_moving if w.rof_moving is not None else 1
-        if pinned:
+        if pinned or assaulting:
             rof = min(rof, 1)
         if rof <= 0:
             continue
@@ -181,6 +187,7 @@ def plan_shot(
                 score,
                 tuple(tid for tid, _ in sorted(hits, key=lambda h: h[1])),
                 long_range,
+                rof,
             )
         )
     return ShotPlan(tuple(out), concealed, gtg)

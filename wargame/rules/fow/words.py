@@ -55,6 +55,7 @@ def describe(rs: FowRuleset, state: GameState, action: Action) -> str:
     from .air import AirStrike
     from .ambush import Reveal
     from .artillery import Bombard
+    from .consolidate import Consolidate
     from .double import AtTheDouble
     from .ruleset import Assault, BreakOff, Counterattack, Move, Next, Shoot
     from .transport import Dismount, Mount
@@ -68,7 +69,14 @@ def describe(rs: FowRuleset, state: GameState, action: Action) -> str:
         way = _way(state, action.unit, action.to)
         return f"{_name(state, action.unit)} moves At the Double {way}{how}"
     if isinstance(action, Shoot):
-        return f"{_name(state, action.unit)} shoots at {_name(state, action.target)}"
+        ready = " at ROF 1, ready to assault" if action.to_assault else ""
+        target = _name(state, action.target)
+        return f"{_name(state, action.unit)} shoots at {target}{ready}"
+    if isinstance(action, Consolidate):
+        if action.to is None:
+            return f"{_name(state, action.unit)} holds its ground after the assault"
+        way = _way(state, action.unit, action.to)
+        return f"{_name(state, action.unit)} consolidates {way}"
     if isinstance(action, Bombard):
         what = "lays smoke" if action.smoke else "bombards"
         wide = " (the larger template)" if action.wide else ""
