@@ -31,9 +31,7 @@ def _units(gap_m: float = 450.0, kind: str = "de_rifle_team") -> list[dict]:
         y=Y,
         facing=90.0,
     )
-    amb = platoon(
-        "de_amb", "bratge", [(kind, 3)], x=X - 150 + gap_m, y=Y, facing=270
-    )
+    amb = platoon("de_amb", "bratge", [(kind, 3)], x=X - 150 + gap_m, y=Y, facing=270)
     amb["ambush"] = True
     hold = platoon(
         "de_h", "bratge", [("de_rifle_team", 2)], x=X + 200, y=Y - 80, facing=270.0
@@ -252,3 +250,54 @@ def test_a_side_with_only_a_hidden_platoon_is_still_in_the_game() -> None:
         g.apply(Next())
     assert not g.is_over and g.current_side == "de"
     assert g.legal_actions() == [Reveal("de_amb"), Next()]
+
+
+# --------------------------------------------------------------------------- #
+# where an ambush may be revealed (M9, ambush.placement_problem)              #
+# --------------------------------------------------------------------------- #
+
+
+@pytest.mark.parametrize(("gap_m", "offered"), [(390.0, False), (410.0, True)])
+def test_an_ambush_in_the_open_is_not_revealed_within_16_inches(gap_m, offered) -> None:
+    """15.6" from the US platoon it may not be revealed, 16.4" it may (M9)."""
+    g = game(_units(gap_m)[:2])  # the US platoon and the ambush
+    _to_german_start(g)
+    assert (Reveal("de_amb") in g.legal_actions()) is offered
+    if not offered:
+        before = g.state.to_dict()
+        with pytest.raises(IllegalActionError, match=r'15\.6" from it.*within 16"'):
+            g.apply(Reveal("de_amb"))
+        assert g.state.to_dict() == before
+
+
+def test_concealed_and_unseen_an_ambush_may_be_revealed_down_to_4_inches() -> None:
+    """In concealing terrain and out of every enemy team's line of sight the
+    limit is 4" (M9): 10.8" away it may be revealed; seen, it may not; and
+    3" away it may not even unseen."""
+    import dataclasses
+
+    from wargame.rules.fow.ambush import placement_problem
+
+    g = game(_units(270.0))
+    _to_german_start(g)
+    rules = g.ruleset
+    assert Reveal("de_amb") not in g.legal_actions()  # open ground
+    rules._concealed_at = lambda x, y: True  # type: ignore[method-assign]
+    rules._sees = lambda a, b, eye, tgt: False  # type: ignore[method-assign]
+    assert Reveal("de_amb") in g.legal_actions()
+    st = g.state
+    assert placement_problem(rules, st, st.units["de_amb"]) is None
+    rules._sees = lambda a, b, eye, tgt: True  # type: ignore[method-assign]
+    why = placement_problem(rules, st, st.units["de_amb"])
+    assert why is not None and 'within 16"' in why
+    rules._sees = lambda a, b, eye, tgt: False  # type: ignore[method-assign]
+    near = st.copy()
+    us = near.units["us_a"]
+    shift = 270.0 - 3 * rules.scale  # 3" from the ambush, centre to centre
+    moved = tuple(
+        dataclasses.replace(m, position=Point(m.position.x + shift, m.position.y))
+        for m in us.models
+    )
+    near.units["us_a"] = dataclasses.replace(us, models=moved)
+    why = placement_problem(rules, near, near.units["de_amb"])
+    assert why is not None and 'within 4"' in why
