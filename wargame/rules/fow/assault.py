@@ -34,8 +34,8 @@ stop-gaps used here are marked ASSUMPTION:
    hit every platoon passes (:func:`counterattack_results`, research §8 E4).
    A platoon that passes chooses to counterattack or break off; one that fails
    breaks off.  A platoon with an unarmoured tank team within 4" of an enemy
-   team must break off ([A: S4], :func:`must_break_off`); independent teams
-   (who must break off too, S4) are not in the data yet.
+   team must break off ([A: S4], :func:`must_break_off`); so must an
+   independent team, the company command team (S4; :mod:`.fight`, H6).
 6. **Break off** (gap, §10.5): ASSUMPTION: each team moves
    :data:`BREAK_OFF_IN` (6") straight away from the nearest enemy team
    (:func:`break_off_offset`); a team that cannot (Bogged Down, Bailed Out,
@@ -46,8 +46,8 @@ stop-gaps used here are marked ASSUMPTION:
    into contact as in 1 (ASSUMPTION: no defensive fire against a
    counterattack).
 8. **Consolidation** (gap): ASSUMPTION: the winner may move up to
-   :data:`CONSOLIDATE_IN` (4"); the automated winner stays where it fought
-   (a move of 0", within the allowance).
+   :data:`CONSOLIDATE_IN` (4"), its player's choice (:mod:`.consolidate`,
+   C1-C6).
 
 Distances between teams are from base edge to base edge (:func:`gap_m`);
 "contact" is a gap of 0.

@@ -17,6 +17,8 @@ H3. The re-roll is one more die, logged; the second result stands (the
     die for every defending platoon, the re-roll is rolled once and counts for
     the platoons it has joined.
 H4. Its own platoon tests as any platoon; it does not re-roll for itself.
+H6. In an assault it is an independent team: as a defending platoon it always
+    breaks off, never counterattacks (research §4, [A: S4]; :mod:`.fight`).
 
 Examples:
     >>> from wargame.engine import Model, Point, Unit

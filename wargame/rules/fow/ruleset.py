@@ -45,13 +45,16 @@ Assault Steps in order (research/fow.md §1, S17 and S6 [A]).  What is built:
 * **Ambushes** (:mod:`.ambush`, ``Reveal``): a platoon placed hidden, revealed
   at item 4 of its owner's Starting Step or sprung by an enemy within 8".
 * **Company command team** (:mod:`.hq`): a platoon it has joined re-rolls
-  failed Motivation tests.
+  failed Motivation tests; in an assault it always breaks off.
+* **Consolidation** (:mod:`.consolidate`, ``Consolidate``): the winner of an
+  assault moves up to 4" (not to within 2" of an enemy team) or holds.
+* **ROF 1 to assault** (:mod:`.rof`, ``Shoot(..., to_assault=True)``): a team
+  that fired above ROF 1 does not charge that turn.
 
 Not built yet (documented in ``docs/rules/fow-v3.md``):
 repeat bombardments, observer and company-command
-spotters, passenger-fired MGs, night, independent teams and the company
-command team (so no re-roll of the counterattack test), and a consolidation
-move of the assault's winner (it holds its ground).
+spotters, passenger-fired MGs, night, independent teams other than the
+company command team, buildings and bunkers in assaults.
 """
 
 from __future__ import annotations
