@@ -173,6 +173,11 @@ class GreedyPolicy(ScoredPolicy):
         return 0.0
 
     def _shot(self, rules: Any, view: Any, a: Shoot) -> float:
+        kills, hits = self.shot_odds(rules, view, a)
+        return kills + HIT_VALUE * hits
+
+    def shot_odds(self, rules: Any, view: Any, a: Shoot) -> tuple[float, float]:
+        """``(expected teams destroyed, expected hits)`` of the shot ``a``."""
         u, t = view.units[a.unit], view.units[a.target]
         plan = rules.shot_plan(view, u, t, assaulting=a.to_assault)
         by_id = {m.id: m for m in t.models}
@@ -189,14 +194,15 @@ class GreedyPolicy(ScoredPolicy):
                 save = tt.save if tt.save is not None else 7
                 p = save_pmf(save)["destroyed"]
             kills += expected * float(p)
-        return kills + HIT_VALUE * hits
+        return kills, hits
 
-    def _assault(self, rules: Any, view: Any, a: Assault) -> float:
+    def _assault(self, rules: Any, view: Any, a: Assault, losses: float = 0.0) -> float:
         """Expected teams destroyed by the assault hits; -1 unless more teams
-        charge than the target has (the assault must favour the attacker)."""
+        charge than the target has (the assault must favour the attacker);
+        ``losses``: the target's expected losses before it (a shot at ROF 1)."""
         u, t = view.units[a.unit], view.units[a.target]
         ends = rules.charge_plan(view, u, list(t.models))
-        if len(ends) <= len(t.models):
+        if len(ends) <= len(t.models) - losses:
             return -1.0
         p_hit = float(p_success(strike_score(str(u.attrs["skill"]))))
         first = t.models[0]
@@ -215,10 +221,14 @@ class GreedyPolicy(ScoredPolicy):
     def assault_after(self, rules: Any, view: Any, a: Shoot) -> float:
         """The best assault score the platoon of ``a`` would have after
         shooting at ROF 1 (0 if none is worth it)."""
+        kills, _ = self.shot_odds(rules, view, a)
         best = 0.0
         for t in view.units.values():
             if t.side != view.units[a.unit].side and rules._in_play(t):
-                best = max(best, self._assault(rules, view, Assault(a.unit, t.id)))
+                lost = kills if t.id == a.target else 0.0
+                best = max(
+                    best, self._assault(rules, view, Assault(a.unit, t.id), lost)
+                )
         return best
 
     def _consolidate(self, rules: Any, view: Any, a: Consolidate, side: str) -> float:

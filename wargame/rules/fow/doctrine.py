@@ -257,13 +257,14 @@ class DoctrinePolicy:
         return self._move(rules, view, move, side, outgunned) - DOUBLE_COST
 
     # -- assault ---------------------------------------------------------------- #
-    def _assault(self, rules: Any, view: Any, a: Assault) -> float:
+    def _assault(self, rules: Any, view: Any, a: Assault, losses: float = 0.0) -> float:
         """Assault when the odds favour it: the greedy player's expected teams
         destroyed (only if more teams charge than the target has), less the
         defensive fire the platoon would meet (the enemy's expected hits on it
         where it stands; five stop the charge, research §4), more if the target
-        holds or contests an objective."""
-        score = self._greedy._assault(rules, view, a)
+        holds or contests an objective; ``losses``: the target's expected
+        losses before it (the platoon's shot at ROF 1)."""
+        score = self._greedy._assault(rules, view, a, losses)
         if score < 0:
             return score
         fire = self._threat(rules, view, a.unit)
@@ -283,9 +284,12 @@ class DoctrinePolicy:
         """The best doctrine assault score open to ``a``'s platoon (0 if none
         is worth making)."""
         u = view.units[a.unit]
+        kills, _ = self._greedy.shot_odds(rules, view, a)
         return max(
             [
-                self._assault(rules, view, Assault(a.unit, t.id))
+                self._assault(
+                    rules, view, Assault(a.unit, t.id), kills if t.id == a.target else 0
+                )
                 for t in view.units.values()
                 if t.side != u.side and rules._in_play(t)
             ]
