@@ -352,7 +352,8 @@ class Play(Guns, Repairs, Crew, Forces):
         a = self._pos(f)
         t = min(touched, key=lambda e: distance(a, self._pos(e)))
         b = self._pos(t)
-        surprise = angle_off(t.model.facing, b, a) > 90.0 + 1e-9  # §8.3: from behind
+        # §8.3: from behind; ASSUMPTION: a gun has no one to surprise
+        surprise = t.gun is None and angle_off(t.model.facing, b, a) > 90.0 + 1e-9
         attack = self._strength(f)
         assert isinstance(attack, Dice)
         defence: Dice | int

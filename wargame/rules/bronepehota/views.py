@@ -1,5 +1,5 @@
 """Бронепехота 2008: what the views show — each unit's reach, the durability
-and ammunition tracks and pilots, and the exact odds of one unit's figures
+and ammunition tracks, pilots and guns' crews, and the exact odds of one unit's figures
 firing at another's (:func:`~.odds.shot_pmf`, §7.4)."""
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from .shooting import (
 from .table import COVER, EYE_M, Table
 
 if TYPE_CHECKING:  # pragma: no cover
+    from .guns import Guns
     from .ruleset import BronepehotaRuleset
 
 
@@ -29,6 +30,11 @@ class Views(Table):
 
     def unit_reach(self, state: GameState, unit_id: str) -> tuple[Reach, ...]:
         u = state.units[unit_id]
+        gun = self.arm.guns.get(u.type)
+        if gun is not None:  # §2.4: a mobile gun goes at half a soldier's pace
+            rng = gun.weapon.range
+            reach = 0 if rng is None else rng.sides + rng.bonus
+            return (Reach("move", 0.0), Reach("range", reach * self.step_m))
         mach = self.arm.machines.get(u.type)
         if mach is not None and u.attrs.get("durability"):
             move = mach.speed_at(int(u.attrs["durability"])) * self.step_m
@@ -57,12 +63,34 @@ class Views(Table):
             >>> Views.model_marks(None, None, u)  # type: ignore[arg-type]
             {'t.1': ('no pilot', 'durability 5')}
         """
+        if any(m.kind == "gun" for m in unit.models):
+            return self._gun_marks(state, unit)
         if "durability" not in unit.attrs or unit.attrs.get("pilot"):
             return {}
         words = ("no pilot", f"durability {unit.attrs['durability']}")
         return {m.id: words for m in unit.models if m.kind == "machine"}
 
+    def _gun_marks(self, state: GameState, unit: Any) -> dict[str, tuple[str, ...]]:
+        """A gun (§2.4, §7.5): manned by its crew, the soldiers of its side who
+        touch it and may fire it, or unmanned (it cannot fire); its tracks."""
+        g = cast("Guns", self).gun_fig(state, unit.id)
+        if g is None:
+            return {}
+        crew = cast("Guns", self).crew_of(state, g)
+        words = (
+            "gun",
+            f"manned by {', '.join(crew)}" if crew else "unmanned",
+            f"durability {unit.attrs['durability']}",
+            f"ammo {unit.attrs['ammo']}",
+        )
+        return {g.model.id: words}
+
     def unit_columns(self, state: GameState) -> dict[str, dict[str, Any]]:
+        guns = cast("Guns", self)
+        crews: dict[str, Any] = {}
+        for k, u in state.units.items():
+            g = guns.gun_fig(state, k) if u.type in self.arm.guns else None
+            crews[k] = None if g is None else ", ".join(guns.crew_of(state, g)) or "-"
         return {
             "soldiers": {
                 k: sum(m.kind == "soldier" for m in u.models)
@@ -77,6 +105,7 @@ class Views(Table):
                 for k, u in state.units.items()
             },
             "acted": {k: bool(u.attrs.get("acted")) for k, u in state.units.items()},
+            "crew": crews,  # a gun's crew (§7.5); "-": unmanned
         }
 
     def odds_table(self, state: GameState, shooter: str, target: str) -> Any:
