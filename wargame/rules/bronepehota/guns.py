@@ -56,7 +56,9 @@ from wargame.engine import (
 from wargame.engine.points import bearing, check_on_map, distance, offset
 
 from .actions import Fig, Move, Shoot
+from .damage import can_fire_gun
 from .dice import Dice
+from .movement import infantry_move_cost
 from .shooting import spend_ammo
 from .table import CONTACT_TOL_STEPS, GUN_KEY, Table
 
@@ -277,7 +279,7 @@ class Guns(Table):
             for f in self.gun_touchers(state, g)
             if f.unit.side == g.unit.side
             and f.soldier is not None
-            and f.soldier.rank >= g.gun.rank
+            and can_fire_gun(f.soldier.rank, g.gun.rank)
         ]
 
     def gun_shots(self, state: GameState, g: Fig) -> int:
@@ -303,7 +305,7 @@ class Guns(Table):
             return f"§9.2: {gid} is the enemy's gun; capture it first"
         if not self._touch(self._pos(f), f.model.radius_m, g):
             return f"§7.5: {f.model.id} does not touch {gid}"
-        if f.soldier.rank < g.gun.rank:
+        if not can_fire_gun(f.soldier.rank, g.gun.rank):
             return (
                 f"§7.5: {f.model.id} has rank {f.soldier.rank}, below "
                 f"{g.gun.name}'s rank {g.gun.rank}"
@@ -423,7 +425,7 @@ class Guns(Table):
         tow = distance(gp, to) / self.step_m
         if tow == 0:
             return "§4.1: the move goes nowhere"
-        cost = walk + 2.0 * tow
+        cost = infantry_move_cost(walk, gun_steps=tow)  # Table 1: 2 a step
         if cost > f.soldier.speed + 1e-6:
             return (
                 f"§4.1: {walk:.2f} steps to the gun and {tow:.2f} with it at half "
