@@ -366,6 +366,12 @@ def test_the_erpel_mortar_starts_manned_by_its_crew() -> None:
     assert marks == {
         "pl_mortar.g": ("gun", "manned by pl_regime.1", "durability 4", "ammo 12")
     }
+    words = g.ruleset.describe(
+        g.state, Shoot("pl_regime", "pl_regime.1", "x", "x.1", "gun:pl_mortar")
+    )
+    assert words == "pl_regime.1 fires the Миномет pl_mortar at x.1"
+    words = g.ruleset.describe(g.state, Capture("tp_cyber", "tp_cyber.1", "pl_mortar"))
+    assert words == "tp_cyber.1 captures the Миномет pl_mortar"
     cols = g.ruleset.unit_columns(g.state)
     assert cols["crew"]["pl_mortar"] == "pl_regime.1"
     assert cols["crew"]["pl_regime"] is None

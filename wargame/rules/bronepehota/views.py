@@ -7,18 +7,22 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, cast
 
 from wargame.engine import (
+    Action,
     GameState,
     Point,
 )
 from wargame.engine.points import distance
 from wargame.engine.present import Reach
 
+from .actions import Shoot
+from .guns import Capture, MoveGun
 from .odds import hit_probability, shot_pmf
+from .repairs import Repair
 from .shooting import (
     steps,
     visibility_of,
 )
-from .table import COVER, EYE_M, Table
+from .table import COVER, EYE_M, GUN_KEY, Table
 
 if TYPE_CHECKING:  # pragma: no cover
     from .guns import Guns
@@ -27,6 +31,38 @@ if TYPE_CHECKING:  # pragma: no cover
 
 class Views(Table):
     """The presentation hooks of :class:`~.ruleset.BronepehotaRuleset`."""
+
+    def describe(self, state: GameState, action: Action) -> str:
+        """Gun and repair acts in the rulebook's words (§4.1, §7.5, §9.2,
+        §9.3); the others as the engine words them."""
+
+        def gun(gid: str) -> str:
+            u = state.units.get(gid)
+            g = None if u is None else self.arm.guns.get(u.type)
+            return gid if g is None else f"the {g.name} {gid}"
+
+        if isinstance(action, Shoot) and action.weapon.startswith(GUN_KEY):
+            return (
+                f"{action.soldier} fires {gun(action.weapon[len(GUN_KEY) :])} at "
+                f"{action.target_soldier}"
+            )
+        if isinstance(action, MoveGun):
+            return (
+                f"{action.soldier} moves with {gun(action.gun)} to "
+                f"({action.to.x:.1f}, {action.to.y:.1f}) at half speed"
+            )
+        if isinstance(action, Capture):
+            return f"{action.soldier} captures {gun(action.gun)}"
+        if isinstance(action, Repair):
+            what = action.target
+            if state.units.get(what) is not None and what in self.arm_guns(state):
+                what = gun(what)
+            return f"{action.soldier} repairs {what} (all his acts this turn)"
+        return super().describe(state, action)
+
+    def arm_guns(self, state: GameState) -> set[str]:
+        """The ids of the guns on the table."""
+        return {k for k, u in state.units.items() if u.type in self.arm.guns}
 
     def unit_reach(self, state: GameState, unit_id: str) -> tuple[Reach, ...]:
         u = state.units[unit_id]
