@@ -461,3 +461,23 @@ def test_random_play_with_guns_runs_clean(seed: int) -> None:
         g.apply(a)
     kinds = set(g.log["kind"])
     assert {"move gun", "repair"} & kinds
+
+
+def test_bronepehota_passes_check_ruleset_on_the_erpel_outpost_with_its_mortar() -> (
+    None
+):
+    from wargame.testing import check_ruleset
+
+    d = tomllib.loads(
+        (SCENARIOS / "bronepehota_erpel_outpost.toml").read_text(encoding="utf-8")
+    )
+    d["turns"] = 3
+    report = check_ruleset(
+        "bronepehota-2008",
+        d,
+        seeds=range(2),
+        repeat=1,
+        sampled=lambda a: isinstance(a, Move | MoveGun),
+        complete_legal_actions=False,
+    )
+    assert report.games == 2 and report.actions_checked > 20
