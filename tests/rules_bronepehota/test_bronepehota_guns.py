@@ -194,7 +194,8 @@ def test_an_unmanned_gun_cannot_fire_nor_one_an_enemy_touches() -> None:
     _refused(g, FIRE, r"§7\.5: tp_cyber\.1 does not touch tp_twin")
     gun = g.ruleset.gun_fig(g.state, "tp_twin")
     marks = g.ruleset.model_marks(g.state, g.state.units["tp_twin"])
-    assert marks == {"tp_twin.g": ("gun", "unmanned", "durability 8", "ammo 16")}
+    assert marks == {"tp_twin.g": ("unmanned", "durability 8", "ammo 16")}
+    assert g.ruleset.unit_look(g.state, g.state.units["tp_twin"]).words == ("unmanned",)
     g = _twin_gun_facing_raptor()
     _put(g, "pl_assault", "pl_assault.2", offset(_north(TOUCH), 90.0, TOUCH))
     _refused(g, FIRE, r"§7\.5 note 3: enemy infantryman pl_assault\.2 touches")
@@ -363,9 +364,11 @@ def test_the_erpel_mortar_starts_manned_by_its_crew() -> None:
     assert gun is not None and gun.gun.mobile and gun.unit.side == "polaris"
     assert g.ruleset.crew_of(g.state, gun) == ["pl_regime.1"]
     marks = g.ruleset.model_marks(g.state, g.state.units["pl_mortar"])
-    assert marks == {
-        "pl_mortar.g": ("gun", "manned by pl_regime.1", "durability 4", "ammo 12")
-    }
+    assert marks == {}  # manned: not out of action
+    look = g.ruleset.unit_look(g.state, g.state.units["pl_mortar"])
+    assert look.words == ("manned by pl_regime.1",)
+    assert look.type_name == "Миномет (mobile gun)"
+    assert look.markers == ("durability 4", "ammo 12")
     words = g.ruleset.describe(
         g.state, Shoot("pl_regime", "pl_regime.1", "x", "x.1", "gun:pl_mortar")
     )

@@ -12,7 +12,7 @@ from wargame.engine import (
     Point,
 )
 from wargame.engine.points import distance
-from wargame.engine.present import Reach
+from wargame.engine.present import Reach, UnitLook
 
 from .actions import Shoot
 from .guns import Capture, MoveGun
@@ -107,19 +107,36 @@ class Views(Table):
         return {m.id: words for m in unit.models if m.kind == "machine"}
 
     def _gun_marks(self, state: GameState, unit: Any) -> dict[str, tuple[str, ...]]:
-        """A gun (§2.4, §7.5): manned by its crew, the soldiers of its side who
-        touch it and may fire it, or unmanned (it cannot fire); its tracks."""
+        """An unmanned gun — no soldier of its side who may fire it touches it
+        (§7.5) — is out of action: drawn hollow, "unmanned" and its tracks."""
         g = cast("Guns", self).gun_fig(state, unit.id)
-        if g is None:
+        if g is None or cast("Guns", self).crew_of(state, g):
             return {}
-        crew = cast("Guns", self).crew_of(state, g)
         words = (
-            "gun",
-            f"manned by {', '.join(crew)}" if crew else "unmanned",
+            "unmanned",
             f"durability {unit.attrs['durability']}",
             f"ammo {unit.attrs['ammo']}",
         )
         return {g.model.id: words}
+
+    def unit_look(self, state: GameState, unit: Any) -> UnitLook:
+        """A gun (§2.4): its name, "manned by" its crew (the soldiers of its
+        side touching it who may fire it, §7.5) or "unmanned"; its tracks."""
+        gun = self.arm.guns.get(unit.type)
+        if gun is None:
+            return super().unit_look(state, unit)
+        g = cast("Guns", self).gun_fig(state, unit.id)
+        crew = [] if g is None else cast("Guns", self).crew_of(state, g)
+        return UnitLook(
+            "mortar" if gun.mobile else "anti_tank",
+            None,
+            f"{gun.name} ({'mobile' if gun.mobile else 'stationary'} gun)",
+            words=(f"manned by {', '.join(crew)}" if crew else "unmanned",),
+            markers=(
+                f"durability {unit.attrs.get('durability')}",
+                f"ammo {unit.attrs.get('ammo')}",
+            ),
+        )
 
     def unit_columns(self, state: GameState) -> dict[str, dict[str, Any]]:
         guns = cast("Guns", self)
