@@ -13,7 +13,9 @@ blasts, grenades, aimed fire), :mod:`.melee` (§8), :mod:`.damage` (§5, §9,
 §4.3: survival tests, durability, repair, crash landing, ranks, jumps),
 :mod:`.odds` (exact shot and melee odds), :mod:`.data` (the official 2008
 armlists), :mod:`.movement` (Tables 1-2), :mod:`.ruleset` (squads on the real
-map, registered as ``bronepehota-2008``).
+map, registered as ``bronepehota-2008``), :mod:`.guns` (guns served by
+infantry and their capture on the map, §2.4, §4.1, §7.5, §9.2) and
+:mod:`.repairs` (repair on the map, §9.3).
 
 Examples:
     >>> shot_odds("Д6+2", 4.2, "1Д12", 2).round(4).tolist()

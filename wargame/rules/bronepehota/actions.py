@@ -20,7 +20,7 @@ from wargame.engine import (
 )
 from wargame.engine.points import bearing, distance
 
-from .data import Machine, Soldier, Weapon
+from .data import Gun, Machine, Soldier, Weapon
 
 
 @dataclass(frozen=True)
@@ -84,17 +84,24 @@ class EndSquad(Action):
 
 
 class Fig(NamedTuple):
-    """A figure on the table: a soldier, or a machine with its pilot (or none)."""
+    """A figure on the table: a soldier, a machine with its pilot (or none), or
+    a gun (:mod:`.guns`; not a unit, §2)."""
 
     unit: Unit
     model: Model
     soldier: Soldier | None  # the infantryman, or the machine's pilot
     machine: Machine | None
+    gun: Gun | None = None
+
+    @property
+    def infantry(self) -> bool:
+        """An infantryman on foot (not a machine, nor a gun)."""
+        return self.machine is None and self.gun is None
 
     @property
     def armour(self) -> int:
-        """Бр of a soldier; a machine's durability cell (§5.2)."""
-        if self.machine is not None:
+        """Бр of a soldier; a machine's or gun's durability cell (§5.2)."""
+        if self.machine is not None or self.gun is not None:
             return int(self.unit.attrs["durability"])
         assert self.soldier is not None
         return self.soldier.armour

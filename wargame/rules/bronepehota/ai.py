@@ -23,6 +23,13 @@ the exact odds of :mod:`.odds`:
 * **Leave** (§4.3, offered only for a machine with nothing left to fight
   with): :data:`LEAVE_SCORE`, above ending the unit, so its pilot fights on
   foot.
+* **Guns** (:mod:`.guns`): a shot with a gun is valued like any shot, with
+  the gun's dice; a gun hit is worth :data:`GUN_VALUE` spread over its track;
+  capturing an enemy gun is worth the part of its track left times
+  :data:`GUN_VALUE`; a move that ends touching an unmanned gun of its side
+  the soldier could fire earns :data:`CREW_BONUS`; a move with a mobile gun
+  is valued as the soldier's move to where he ends.
+* **Repair** (§9.3): one cell of the object's track, at its value.
 * **EndSquad**: a small fixed score, so a figure with nothing worth doing
   stays.
 
@@ -31,8 +38,10 @@ notes' missions (research/bronepehota.md §5): it uses cover (more weight on
 it), focuses fire on the weakest or most dangerous enemy (a bonus for a squad
 with few soldiers left, a machine low on its track, a machine's weapons), keeps
 pilots alive (a machine whose durability cell is in the lowest third backs off
-from the nearest enemy and never charges), takes objectives (a figure on an
-objective it holds stays there) and charges only at even odds or better.
+from the nearest enemy and never charges), keeps a gun's crew at the gun (a
+move that leaves a gun the soldier mans costs :data:`CREW_BONUS`), takes
+objectives (a figure on an objective it holds stays there) and charges only at
+even odds or better.
 
 ASSUMPTION: the weights (:data:`SOLDIER_VALUE` ... :data:`HOLD_BONUS`) are a
 choice, measured only by the balance runs (docs page, "Balance").  Ties are
@@ -51,10 +60,12 @@ from wargame.engine.policy import ScoredPolicy
 
 from .actions import Board, EndSquad, Fig, Leave, Move, Shoot, angle_off
 from .dice import Dice
+from .guns import Capture, MoveGun
 from .melee import soldier_defence
 from .odds import melee_pmf, shot_pmf
+from .repairs import Repair
 from .shooting import visibility_of
-from .table import CONTACT_TOL_STEPS, COVER, HOLD_STEPS
+from .table import CONTACT_TOL_STEPS, COVER, GUN_KEY, HOLD_STEPS
 
 __all__ = ["DoctrinePolicy", "GreedyPolicy"]
 
@@ -68,6 +79,11 @@ PILOT_VALUE = 3.0
 END_SCORE = 0.02
 #: ASSUMPTION: a pilot getting out of a machine with nothing to fight with.
 LEAVE_SCORE = 0.05
+#: ASSUMPTION: a gun destroyed (or taken) is worth two soldiers.
+GUN_VALUE = 2.0
+#: ASSUMPTION: a soldier ending a move at an unmanned gun of his side he can
+#: fire; doctrine: what leaving a gun he mans costs.
+CREW_BONUS = 0.4
 #: Value of a step gained toward an objective not held.
 STEP_VALUE = 0.03
 #: Value of ending a move in woods or a built-up area.
@@ -101,6 +117,20 @@ class GreedyPolicy(ScoredPolicy):
             return self._board(rules, view, a.machine)
         if isinstance(a, Leave):
             return LEAVE_SCORE
+        if isinstance(a, Capture):
+            g = rules.gun_fig(view, a.gun)
+            if g is None:
+                return 0.0
+            return float(GUN_VALUE * g.armour / g.gun.durability_max)
+        if isinstance(a, MoveGun):
+            return self._move_gun(rules, view, a, side)
+        if isinstance(a, Repair):
+            t = rules._object(view, a.target)
+            if t is None:
+                return 0.0
+            gear = t.machine or t.gun
+            worth = MACHINE_VALUE if t.machine is not None else GUN_VALUE
+            return float(worth / gear.durability_max)
         if isinstance(a, EndSquad):
             return END_SCORE
         return 0.0
@@ -128,10 +158,39 @@ class GreedyPolicy(ScoredPolicy):
                 best = max(best, 0.5 * self._board(rules, view, o.unit.id))
         return best
 
+    def _move_gun(self, rules: Any, view: Any, a: MoveGun, side: str) -> float:
+        """A move with a mobile gun: the soldier's move to where he ends."""
+        f = rules.fig(view, a.unit, a.soldier)
+        g = rules.gun_fig(view, a.gun)
+        if g is None:
+            return 0.0
+        c, gp = rules._contact(f, g), rules.position(g)
+        end = Point(c.x + a.to.x - gp.x, c.y + a.to.y - gp.y)
+        score = self._move(rules, view, Move(a.unit, a.soldier, end, a.facing), side)
+        if self.doctrine and f.model.id in rules.crew_of(view, g):
+            score += CREW_BONUS  # he goes with the gun, he does not leave it
+        return score
+
+    def _gun_prospect(self, rules: Any, view: Any, f: Fig, to: Point) -> float:
+        """:data:`CREW_BONUS` if a move to ``to`` ends touching an unmanned gun
+        of the soldier's side that he could fire (§7.5)."""
+        if not f.infantry or f.soldier is None:
+            return 0.0
+        for g in rules.guns_at(view, to, f.model.radius_m):
+            if g.unit.side != f.unit.side or f.soldier.rank < g.gun.rank:
+                continue
+            crew = [c for c in rules.crew_of(view, g) if c != f.model.id]
+            if not crew:
+                return CREW_BONUS
+        return 0.0
+
     # -- values ------------------------------------------------------------- #
     def _value_of_damage(self, t: Fig, pmf: tuple[Fraction, ...]) -> float:
         """Expected value of a damage distribution on figure ``t``."""
         p_any = float(1 - pmf[0])
+        if t.gun is not None:  # a gun's track (§5.1), no pilot
+            dmg = sum(min(k, t.armour) * float(p) for k, p in enumerate(pmf))
+            return GUN_VALUE * dmg / t.gun.durability_max
         if t.machine is None:
             return SOLDIER_VALUE * p_any
         cell = t.armour
@@ -148,7 +207,10 @@ class GreedyPolicy(ScoredPolicy):
     def _shot(self, rules: Any, view: Any, a: Shoot) -> float:
         f = rules.fig(view, a.unit, a.soldier)
         t = rules.fig(view, a.target, a.target_soldier)
-        dice = rules.shot_dice(f, a.weapon)
+        if a.weapon.startswith(GUN_KEY):  # a soldier with a gun (§7.5)
+            dice = rules.gun_shot_dice(view, a.weapon)
+        else:
+            dice = rules.shot_dice(f, a.weapon)
         if dice is None:
             return 0.0
         rng, power = dice
@@ -162,11 +224,11 @@ class GreedyPolicy(ScoredPolicy):
     def _melee(self, rules: Any, f: Fig, t: Fig, at: Point) -> float:
         """Expected value of the melee ``f`` starts by touching ``t`` at ``at``."""
         b = rules.position(t)
-        surprise = angle_off(t.model.facing, b, at) > 90.0
+        surprise = t.gun is None and angle_off(t.model.facing, b, at) > 90.0
         attack = rules.melee_strength(f)
         if not isinstance(attack, Dice):
             return 0.0
-        if t.machine is None:
+        if t.infantry:
             assert t.soldier is not None
             defence: Dice | int = soldier_defence(t.soldier.armour)
         else:
@@ -175,6 +237,9 @@ class GreedyPolicy(ScoredPolicy):
         p_win = float(1 - pmf.get(0, Fraction(0)))
         if self.doctrine and p_win < 0.5:
             return -1.0
+        if t.gun is not None:  # Table 7: the difference in damages
+            dmg = sum(min(k, t.armour) * float(p) for k, p in pmf.items())
+            return GUN_VALUE * dmg / t.gun.durability_max
         if t.machine is None:
             return SOLDIER_VALUE * p_win
         dmg = sum(min(k, t.armour) * float(p) for k, p in pmf.items())
@@ -215,6 +280,7 @@ class GreedyPolicy(ScoredPolicy):
         if ground in COVER_GROUND:
             score += COVER_BONUS * self.cover_weight
         score += self._board_prospect(rules, view, f, to)
+        score += self._gun_prospect(rules, view, f, to)
         return score + self._doctrine_move(rules, view, f, to, side, enemies)
 
     def _doctrine_move(
@@ -232,6 +298,8 @@ class DoctrinePolicy(GreedyPolicy):
     def _focus(self, rules: Any, view: Any, t: Fig) -> float:
         """Finish the weakest, strike the most dangerous: a squad with few
         soldiers left, a machine low on its track or carrying many weapons."""
+        if t.gun is not None:  # a gun that fires at us
+            return 1.2 + 0.3 * bool(rules.crew_of(view, t))
         if t.machine is None:
             left = sum(m.kind == "soldier" for m in t.unit.models)
             return 1.0 + 0.5 * (1 - left / 6)
@@ -255,6 +323,11 @@ class DoctrinePolicy(GreedyPolicy):
             p = rules.position(near)
             gain = (distance(to, p) - distance(start, p)) / rules.step_m
             return 0.1 * float(gain)
+        if f.infantry and f.soldier is not None:  # keep a gun's crew at it
+            for g in rules.guns_at(view, start, f.model.radius_m):
+                mans = g.unit.side == side and f.model.id in rules.crew_of(view, g)
+                if mans and g not in rules.guns_at(view, to, f.model.radius_m):
+                    score -= CREW_BONUS
         hold = HOLD_STEPS * rules.step_m
         for p, _ in rules.objectives.values():
             was, now = distance(start, p) <= hold, distance(to, p) <= hold

@@ -27,7 +27,7 @@ ASSUMPTIONS where the text is silent (numbered on the docs page, 28-36):
 * boarding ends the soldier's acts this turn; the machine, even his own side's,
   fights from the next turn (§9.1's "next turn" for every boarding).
 
-Guns (§9.2) are not on the map yet, so neither is their capture.
+Guns and their capture (§9.2) are in :mod:`.guns`.
 """
 
 from __future__ import annotations

@@ -34,6 +34,9 @@ class Forces(Table):
                 return str(f.get("side"))
         return None
 
+    def _armlist_ids(self) -> list[str]:
+        return [*self.arm.squads, *self.arm.machines, *self.arm.guns]
+
     def _unit_problems(self) -> list[str]:
         """Unit types, pilots (rank, §2.3) and loadouts (§2.2) of the scenario."""
         sc = self.scenario
@@ -47,6 +50,8 @@ class Forces(Table):
         for i, raw in enumerate(sc.units):
             uid, t = str(raw.get("id")), raw.get("type")
             where = f"units[{i}] ({uid!r})"
+            if t in self.arm.guns:
+                continue  # a gun and its crew: :mod:`.guns`
             if t in self.arm.squads:
                 for k in ("pilot", "loadout"):
                     if k in raw:
@@ -59,8 +64,8 @@ class Forces(Table):
                 problems.append(
                     sc.problem(
                         f"{where}.type",
-                        f"{t!r} is not a squad or machine of the 2008 armlists; use "
-                        f"one of {sorted([*self.arm.squads, *self.arm.machines])}",
+                        f"{t!r} is not a squad, machine or gun of the 2008 "
+                        f"armlists; use one of {sorted(self._armlist_ids())}",
                     )
                 )
                 continue
@@ -133,6 +138,8 @@ class Forces(Table):
         piloting = {v: k for k, v in self.pilots.items()}
         for raw in self.scenario.units:
             uid = raw["id"]
+            if raw["type"] in self.arm.guns:
+                continue  # set up by :mod:`.guns`
             side = raw.get("side") or st.formations[raw["formation"]].side
             pu = self.placed.get(uid)
             mach = self.arm.machines.get(raw["type"])

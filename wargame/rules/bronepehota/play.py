@@ -36,10 +36,12 @@ from .crew import Crew
 from .damage import apply_damage, survival_test
 from .dice import Dice
 from .forces import Forces
+from .guns import Capture, Guns, MoveGun
 from .melee import (
     resolve_melee,
     soldier_defence,
 )
+from .repairs import Repair, Repairs
 from .shooting import (
     cover_bonus,
     damage_from,
@@ -48,9 +50,10 @@ from .shooting import (
     steps,
     visibility_of,
 )
+from .table import GUN_KEY
 
 
-class Play(Crew, Forces):
+class Play(Guns, Repairs, Crew, Forces):
     """The turn and the resolution of actions (the module docstring)."""
 
     def advance(self, ctx: RuleContext) -> None:
@@ -199,7 +202,7 @@ class Play(Crew, Forces):
         ch = unit_change(u.id, durability=0)
         if pilot is None:
             ch += unit_change(u.id, models=(), strength="destroyed")
-            res = "machine destroyed"
+            res = "gun destroyed" if t.gun is not None else "machine destroyed"
         else:  # §5.1: the pilot stands where it stood and fights on
             man = Model(
                 pilot["id"],
@@ -305,6 +308,12 @@ class Play(Crew, Forces):
         if isinstance(action, Board):
             self._board(ctx, side, action)
             return
+        if isinstance(action, MoveGun | Capture):
+            self.apply_gun(ctx, side, action)
+            return
+        if isinstance(action, Repair):
+            self.apply_repair(ctx, side, action)
+            return
         assert isinstance(action, Move | Shoot)
         ch, did = self._begin(st, action.unit, action.soldier)
         f = self.fig(st, action.unit, action.soldier)
@@ -343,11 +352,12 @@ class Play(Crew, Forces):
         a = self._pos(f)
         t = min(touched, key=lambda e: distance(a, self._pos(e)))
         b = self._pos(t)
-        surprise = angle_off(t.model.facing, b, a) > 90.0 + 1e-9  # §8.3: from behind
+        # §8.3: from behind; ASSUMPTION: a gun has no one to surprise
+        surprise = t.gun is None and angle_off(t.model.facing, b, a) > 90.0 + 1e-9
         attack = self._strength(f)
         assert isinstance(attack, Dice)
         defence: Dice | int
-        if t.machine is None:
+        if t.infantry:
             assert t.soldier is not None
             defence = soldier_defence(t.soldier.armour)
         else:
@@ -362,7 +372,7 @@ class Play(Crew, Forces):
             detail=f"attack {attack}" + (" (surprise)" if surprise else ""),
         )
         dface = None
-        if isinstance(defence, Dice):
+        if isinstance(defence, Dice):  # a gun or pilotless machine: armour alone
             dface = ctx.roll(
                 1,
                 sides=6,
@@ -375,7 +385,7 @@ class Play(Crew, Forces):
         r = resolve_melee(attack, af, defence, dface, surprise=surprise)
         did = [*ctx.state.vars.get("did", ()), "melee"]
         words = f"{r.attack} vs {r.defence}: " + ("won" if r.won else "repelled")
-        lost = r.won and t.machine is None
+        lost = r.won and t.infantry
         ctx.emit(
             "melee",
             side=side,
@@ -387,7 +397,7 @@ class Play(Crew, Forces):
             changes=(self._kill(ctx.state, t.unit.id, t.model.id) if lost else ())
             + var_change(did=did),
         )
-        if r.won and t.machine is not None:  # Table 7: damage = the difference
+        if r.won and not t.infantry:  # Table 7: damage = the difference
             self._hurt_machine(ctx, side, t, r.damage, "melee")
 
     def _shoot(
@@ -408,9 +418,12 @@ class Play(Crew, Forces):
         dist = distance(a, b) / self.step_m
         vis = visibility_of(self.visible_part(f, t))
         cover = cover_bonus(vis)  # Table 5
-        did.append("shoot")
+        gun = action.weapon.startswith(GUN_KEY)
+        did.append("gun" if gun else "shoot")  # §7.5 note 1: one or the other
         extra: tuple[Any, ...] = ()
-        if f.machine is not None:
+        if gun:  # the gun's rate of fire and ammunition (§7.6-7.7)
+            extra = self.gun_fire_changes(st, action.weapon, power)
+        elif f.machine is not None:
             extra = var_change(fired=[*st.vars.get("fired", ()), action.weapon])
             if self.limited_ammo:  # §7.7: before the shot, one cell per power die
                 extra += unit_change(
@@ -457,7 +470,7 @@ class Play(Crew, Forces):
             needed=armour + 1,
         )
         dmg = damage_from(power, pf, armour)
-        if t.machine is None or dmg == 0:
+        if t.infantry or dmg == 0:
             ctx.emit(
                 "shot",
                 side=side,

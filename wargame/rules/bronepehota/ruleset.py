@@ -48,8 +48,13 @@ What a game plays now (sections of ``official_rules.md``; seed 002 §2-4.1):
   side with a soldier within 2 steps and no enemy there), then the side with
   more soldiers left.
 
-Not on the map yet: guns (and their capture, §9.2), repair, towing, jumps,
-grenades, blasts, aimed fire and panic.
+* Guns stand on the map, fired by the soldiers touching them (their crew),
+  moved with one at half his speed if mobile, and captured by the first
+  soldier to touch one nobody touches (§2.4, §4.1, §7.5, §9.2; :mod:`.guns`).
+  A soldier with Рм repairs a machine or gun he touches, one damage instead of
+  his whole turn (§9.3; :mod:`.repairs`).
+
+Not on the map yet: towing, jumps, grenades, blasts, aimed fire and panic.
 
 ASSUMPTION (ground scale): **1 step (5 cm on the table) = 10 m of the map**,
 ``[rules] step_m`` in a scenario.  The official table (120 x 80 cm in the
@@ -90,12 +95,15 @@ from wargame.engine.points import bearing, check_on_map, distance
 from .actions import Board, EndSquad, Fig, Leave, Move, Shoot, angle_off
 from .damage import can_pilot
 from .data import Armlists, load_armlists
+from .guns import Capture, MoveGun
 from .movement import machine_move_cost
 from .odds import hit_probability
 from .odds_cli import OddsCommand
 from .play import Play
+from .repairs import Repair
 from .table import (
     BASE_RADIUS_STEPS,
+    GUN_KEY,
     HOLD_STEPS,
     STEP_M,
 )
@@ -106,9 +114,12 @@ __all__ = [
     "STEP_M",
     "Board",
     "BronepehotaRuleset",
+    "Capture",
     "EndSquad",
     "Leave",
     "Move",
+    "MoveGun",
+    "Repair",
     "Shoot",
 ]
 
@@ -135,11 +146,15 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
         "crash landing",
         "leave",
         "board",
+        "move gun",
+        "capture",
+        "repair",
         "squad done",
         "end",
     )
     action_types: ClassVar[Mapping[str, type[Action]]] = {
-        c.type: c for c in (Move, Shoot, Leave, Board, EndSquad)
+        c.type: c
+        for c in (Move, Shoot, Leave, Board, MoveGun, Capture, Repair, EndSquad)
     }
     #: ``wargame odds bronepehota-2008`` (:mod:`.odds_cli`)
     odds_command: ClassVar[bool] = True
@@ -147,7 +162,7 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
     default_policy: ClassVar[str] = "doctrine"
     scenario_keys: ClassVar[Mapping[str, frozenset[str]]] = {
         "scenario": frozenset({"objectives", "rules"}),
-        "units": frozenset({"pilot", "loadout"}),
+        "units": frozenset({"pilot", "loadout", "crew"}),
         "rules": frozenset({"step_m", "limited_ammo"}),
     }
 
@@ -185,13 +200,17 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
             scenario,
             game_map,
             models=lambda raw: (
-                [
-                    ModelSpec(
-                        "machine", self._machine_radius(self.arm.machines[raw["type"]])
-                    )
-                ]
-                if raw["type"] in self.arm.machines
-                else [ModelSpec("soldier", self.radius_m)] * 6
+                self.gun_specs(raw)
+                or (
+                    [
+                        ModelSpec(
+                            "machine",
+                            self._machine_radius(self.arm.machines[raw["type"]]),
+                        )
+                    ]
+                    if raw["type"] in self.arm.machines
+                    else [ModelSpec("soldier", self.radius_m)] * 6
+                )
             ),
         )
         problems += placed.problems
@@ -232,8 +251,10 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
                 raise IllegalActionError(f"§3.2: flier {uid} has moved twice this turn")
         elif f.machine is not None and act == "shoot":
             pass  # each weapon once, up to the rate of fire (§7.6): shot_problem
-        elif act in did:
-            raise IllegalActionError(f"§3.2: {mid} may {act} once a turn")
+        elif act == "gun":
+            pass  # up to the gun's rate of fire (§7.6): guns.man_problem
+        elif act in did or (act == "shoot" and "gun" in did):
+            raise IllegalActionError(f"§3.2, §7.5 note 1: {mid} may {act} once a turn")
         return f
 
     def move_problem(
@@ -489,6 +510,7 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
                 if f.machine is None or f.soldier is not None:
                     out += self._figure_actions(state, f)
                     crew += self._crew_actions(state, f)
+                    crew += self.gun_actions(state, f) + self.repair_actions(state, f)
             out.append(EndSquad(u.id))
         # last, so that the rest keep their places (and the players' tie-breaks)
         return out + crew
@@ -505,7 +527,8 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
             if why is not None:
                 raise IllegalActionError(f"{f.model.id} cannot move: {why}")
         elif isinstance(action, Shoot):
-            f = self._turn_to_act(state, action.unit, action.soldier, "shoot")
+            act = "gun" if action.weapon.startswith(GUN_KEY) else "shoot"
+            f = self._turn_to_act(state, action.unit, action.soldier, act)
             why = self.shot_problem(
                 state, f, action.target, action.target_soldier, action.weapon
             )
@@ -534,6 +557,29 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
             if why is not None:
                 raise IllegalActionError(
                     f"{f.model.id} cannot board {action.machine}: {why}"
+                )
+        elif isinstance(action, MoveGun):
+            f = self._turn_to_act(state, action.unit, action.soldier, "move")
+            if action.facing is not None and not math.isfinite(action.facing):
+                raise IllegalActionError(f"facing {action.facing!r} is not a bearing")
+            why = self.move_gun_problem(state, f, action.gun, action.to)
+            if why is not None:
+                raise IllegalActionError(
+                    f"{f.model.id} cannot move {action.gun}: {why}"
+                )
+        elif isinstance(action, Capture):
+            f = self._turn_to_act(state, action.unit, action.soldier, "capture")
+            why = self.capture_problem(state, f, action.gun)
+            if why is not None:
+                raise IllegalActionError(
+                    f"{f.model.id} cannot capture {action.gun}: {why}"
+                )
+        elif isinstance(action, Repair):
+            f = self._turn_to_act(state, action.unit, action.soldier, "repair")
+            why = self.repair_problem(state, f, action.target)
+            if why is not None:
+                raise IllegalActionError(
+                    f"{f.model.id} cannot repair {action.target}: {why}"
                 )
         elif isinstance(action, EndSquad):
             u = state.units.get(action.unit)
@@ -568,7 +614,8 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
             near = {
                 f.unit.side
                 for f in self._figures(state)
-                if (f.machine is None or f.soldier is not None)
+                if f.gun is None
+                and (f.machine is None or f.soldier is not None)
                 and distance(self._pos(f), p) <= HOLD_STEPS * self.step_m
             }
             out[name] = next(iter(near)) if len(near) == 1 else None

@@ -11,7 +11,7 @@ sizes are its ASSUMPTIONS (:mod:`.ruleset`'s docstring).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from wargame.engine import (
     GameState,
@@ -36,6 +36,13 @@ from .shooting import (
     check_rate_of_fire,
     spend_ammo,
 )
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .guns import Guns
+
+#: A soldier's shot with a gun he touches names it ``gun:<its unit id>`` as
+#: its weapon (§7.5 note 1: he declares the gun or his own weapon; :mod:`.guns`).
+GUN_KEY = "gun:"
 
 #: ASSUMPTION: metres of map per step (5 cm of table); see the module docstring.
 STEP_M = 10.0
@@ -81,6 +88,8 @@ class Table(RulesetBase):
         return self.arm.squads[str(attrs["squad"])].soldiers[int(attrs["n"]) - 1]
 
     def _fig(self, u: Unit, m: Model) -> Fig:
+        if m.kind == "gun":  # §2: a gun, not a unit (:mod:`.guns`)
+            return Fig(u, m, None, None, self.arm.guns[u.type])
         mach = self.arm.machines.get(u.type) if m.kind == "machine" else None
         if mach is None:
             return Fig(u, m, self._soldier(m.attrs), None)
@@ -132,6 +141,7 @@ class Table(RulesetBase):
             if u.side == side
             and not u.destroyed
             and not u.attrs.get("acted")
+            and u.type not in self.arm.guns  # §2: a gun is no unit
             and (
                 self.arm.machines.get(u.type) is None
                 or u.attrs.get("pilot")
@@ -212,6 +222,8 @@ class Table(RulesetBase):
 
     def _dice(self, state: GameState, f: Fig, key: str) -> tuple[Dice, Dice] | str:
         """The range and power dice a figure fires with, or why it cannot."""
+        if key.startswith(GUN_KEY):  # a soldier with a gun (§7.5)
+            return cast("Guns", self).gun_dice(state, f, key)
         if f.machine is None:
             if key:
                 return "§7.6: a soldier fires his personal weapon (no weapon name)"
@@ -233,6 +245,8 @@ class Table(RulesetBase):
 
     def _strength(self, f: Fig, *, surprised: bool = False) -> Dice | int:
         """Table 6: a soldier Д6+ББ; a machine Д6+armour+ББ; pilotless: armour."""
+        if f.gun is not None:  # Table 6: a gun never attacks, defends by armour
+            return frozen_defence(f.armour)
         if f.machine is None:
             assert f.soldier is not None
             return soldier_attack(f.soldier.melee)

@@ -1,5 +1,5 @@
 """Бронепехота 2008: what the views show — each unit's reach, the durability
-and ammunition tracks and pilots, and the exact odds of one unit's figures
+and ammunition tracks, pilots and guns' crews, and the exact odds of one unit's figures
 firing at another's (:func:`~.odds.shot_pmf`, §7.4)."""
 
 from __future__ import annotations
@@ -7,28 +7,70 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, cast
 
 from wargame.engine import (
+    Action,
     GameState,
     Point,
 )
 from wargame.engine.points import distance
-from wargame.engine.present import Reach
+from wargame.engine.present import Reach, UnitLook
 
+from .actions import Shoot
+from .guns import Capture, MoveGun
 from .odds import hit_probability, shot_pmf
+from .repairs import Repair
 from .shooting import (
     steps,
     visibility_of,
 )
-from .table import COVER, EYE_M, Table
+from .table import COVER, EYE_M, GUN_KEY, Table
 
 if TYPE_CHECKING:  # pragma: no cover
+    from .guns import Guns
     from .ruleset import BronepehotaRuleset
 
 
 class Views(Table):
     """The presentation hooks of :class:`~.ruleset.BronepehotaRuleset`."""
 
+    def describe(self, state: GameState, action: Action) -> str:
+        """Gun and repair acts in the rulebook's words (§4.1, §7.5, §9.2,
+        §9.3); the others as the engine words them."""
+
+        def gun(gid: str) -> str:
+            u = state.units.get(gid)
+            g = None if u is None else self.arm.guns.get(u.type)
+            return gid if g is None else f"the {g.name} {gid}"
+
+        if isinstance(action, Shoot) and action.weapon.startswith(GUN_KEY):
+            return (
+                f"{action.soldier} fires {gun(action.weapon[len(GUN_KEY) :])} at "
+                f"{action.target_soldier}"
+            )
+        if isinstance(action, MoveGun):
+            return (
+                f"{action.soldier} moves with {gun(action.gun)} to "
+                f"({action.to.x:.1f}, {action.to.y:.1f}) at half speed"
+            )
+        if isinstance(action, Capture):
+            return f"{action.soldier} captures {gun(action.gun)}"
+        if isinstance(action, Repair):
+            what = action.target
+            if state.units.get(what) is not None and what in self.arm_guns(state):
+                what = gun(what)
+            return f"{action.soldier} repairs {what} (all his acts this turn)"
+        return super().describe(state, action)
+
+    def arm_guns(self, state: GameState) -> set[str]:
+        """The ids of the guns on the table."""
+        return {k for k, u in state.units.items() if u.type in self.arm.guns}
+
     def unit_reach(self, state: GameState, unit_id: str) -> tuple[Reach, ...]:
         u = state.units[unit_id]
+        gun = self.arm.guns.get(u.type)
+        if gun is not None:  # §2.4: a mobile gun goes at half a soldier's pace
+            rng = gun.weapon.range
+            reach = 0 if rng is None else rng.sides + rng.bonus
+            return (Reach("move", 0.0), Reach("range", reach * self.step_m))
         mach = self.arm.machines.get(u.type)
         if mach is not None and u.attrs.get("durability"):
             move = mach.speed_at(int(u.attrs["durability"])) * self.step_m
@@ -57,12 +99,51 @@ class Views(Table):
             >>> Views.model_marks(None, None, u)  # type: ignore[arg-type]
             {'t.1': ('no pilot', 'durability 5')}
         """
+        if any(m.kind == "gun" for m in unit.models):
+            return self._gun_marks(state, unit)
         if "durability" not in unit.attrs or unit.attrs.get("pilot"):
             return {}
         words = ("no pilot", f"durability {unit.attrs['durability']}")
         return {m.id: words for m in unit.models if m.kind == "machine"}
 
+    def _gun_marks(self, state: GameState, unit: Any) -> dict[str, tuple[str, ...]]:
+        """An unmanned gun — no soldier of its side who may fire it touches it
+        (§7.5) — is out of action: drawn hollow, "unmanned" and its tracks."""
+        g = cast("Guns", self).gun_fig(state, unit.id)
+        if g is None or cast("Guns", self).crew_of(state, g):
+            return {}
+        words = (
+            "unmanned",
+            f"durability {unit.attrs['durability']}",
+            f"ammo {unit.attrs['ammo']}",
+        )
+        return {g.model.id: words}
+
+    def unit_look(self, state: GameState, unit: Any) -> UnitLook:
+        """A gun (§2.4): its name, "manned by" its crew (the soldiers of its
+        side touching it who may fire it, §7.5) or "unmanned"; its tracks."""
+        gun = self.arm.guns.get(unit.type)
+        if gun is None:
+            return super().unit_look(state, unit)
+        g = cast("Guns", self).gun_fig(state, unit.id)
+        crew = [] if g is None else cast("Guns", self).crew_of(state, g)
+        return UnitLook(
+            "mortar" if gun.mobile else "anti_tank",
+            None,
+            f"{gun.name} ({'mobile' if gun.mobile else 'stationary'} gun)",
+            words=(f"manned by {', '.join(crew)}" if crew else "unmanned",),
+            markers=(
+                f"durability {unit.attrs.get('durability')}",
+                f"ammo {unit.attrs.get('ammo')}",
+            ),
+        )
+
     def unit_columns(self, state: GameState) -> dict[str, dict[str, Any]]:
+        guns = cast("Guns", self)
+        crews: dict[str, Any] = {}
+        for k, u in state.units.items():
+            g = guns.gun_fig(state, k) if u.type in self.arm.guns else None
+            crews[k] = None if g is None else ", ".join(guns.crew_of(state, g)) or "-"
         return {
             "soldiers": {
                 k: sum(m.kind == "soldier" for m in u.models)
@@ -77,6 +158,7 @@ class Views(Table):
                 for k, u in state.units.items()
             },
             "acted": {k: bool(u.attrs.get("acted")) for k, u in state.units.items()},
+            "crew": crews,  # a gun's crew (§7.5); "-": unmanned
         }
 
     def odds_table(self, state: GameState, shooter: str, target: str) -> Any:
