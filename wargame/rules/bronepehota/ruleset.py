@@ -93,6 +93,8 @@ from .data import Armlists, load_armlists
 from .movement import machine_move_cost
 from .odds import hit_probability
 from .odds_cli import OddsCommand
+from .optional import OPTION_ACTIONS
+from .options import read_options
 from .play import Play
 from .table import (
     BASE_RADIUS_STEPS,
@@ -135,11 +137,14 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
         "crash landing",
         "leave",
         "board",
+        "grenade",
+        "blast",
+        "panic",
         "squad done",
         "end",
     )
     action_types: ClassVar[Mapping[str, type[Action]]] = {
-        c.type: c for c in (Move, Shoot, Leave, Board, EndSquad)
+        c.type: c for c in (Move, Shoot, Leave, Board, EndSquad, *OPTION_ACTIONS)
     }
     #: ``wargame odds bronepehota-2008`` (:mod:`.odds_cli`)
     odds_command: ClassVar[bool] = True
@@ -148,7 +153,7 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
     scenario_keys: ClassVar[Mapping[str, frozenset[str]]] = {
         "scenario": frozenset({"objectives", "rules"}),
         "units": frozenset({"pilot", "loadout"}),
-        "rules": frozenset({"step_m", "limited_ammo"}),
+        "rules": frozenset({"step_m", "limited_ammo", "options"}),
     }
 
     def __init__(self, scenario: Scenario, game_map: Any) -> None:
@@ -169,14 +174,9 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
             )
             step = STEP_M
         self.step_m = float(step)
-        ammo = rules.get("limited_ammo", True)
-        if not isinstance(ammo, bool):
-            problems.append(
-                scenario.problem("rules.limited_ammo", "must be true/false")
-            )
-        # ASSUMPTION: limited ammunition unless the scenario says otherwise: the
-        # sheets carry the track and §7.7 leaves it to agreement
-        self.limited_ammo = bool(ammo)
+        self.options, more = read_options(scenario)  # the optional rules (options.py)
+        problems += more
+        self.limited_ammo = "limited_ammo" in self.options  # §7.7
         self.radius_m = BASE_RADIUS_STEPS * self.step_m
         problems += self._unit_problems()
         if problems:
@@ -488,6 +488,7 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
                 f = self._fig(u, m)
                 if f.machine is None or f.soldier is not None:
                     out += self._figure_actions(state, f)
+                    out += self.option_actions(state, f)  # optional.py
                     crew += self._crew_actions(state, f)
             out.append(EndSquad(u.id))
         # last, so that the rest keep their places (and the players' tie-breaks)
@@ -497,7 +498,9 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
         side = self.current_side(state)
         if side is None:
             raise IllegalActionError("the game is over")
-        if isinstance(action, Move):
+        if isinstance(action, OPTION_ACTIONS):  # the optional rules (optional.py)
+            self.check_option(state, action)
+        elif isinstance(action, Move):
             f = self._turn_to_act(state, action.unit, action.soldier, "move")
             if action.facing is not None and not math.isfinite(action.facing):
                 raise IllegalActionError(f"facing {action.facing!r} is not a bearing")
