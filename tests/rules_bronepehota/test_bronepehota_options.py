@@ -335,7 +335,7 @@ def test_a_panicking_soldier_near_the_edge_deserts() -> None:
 
 
 def _ctx(g: Game) -> Any:
-    return g._context(None, len(g.actions))  # noqa: SLF001
+    return g._context(None, len(g.actions))
 
 
 # -- §9.4 jump packs (example 20) ------------------------------------------- #
