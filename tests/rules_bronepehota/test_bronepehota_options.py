@@ -189,6 +189,17 @@ def test_example_14_a_grenade_rolling_1_catches_the_thrower() -> None:
     assert "tp_cyber.1" in _ids(g, "tp_cyber")
 
 
+def test_a_squads_last_soldier_killed_by_his_own_grenade_ends_its_turn() -> None:
+    g = _grenade_game(["grenades"])
+    u = g.state.units["pl_assault"]
+    u.models = tuple(m for m in u.models if m.id == "pl_assault.2")
+    _dice(g, (1, 6), (20, 20))
+    g.apply(Throw("pl_assault", "pl_assault.2", "tp_cyber", "tp_cyber.1"))
+    assert g.state.units["pl_assault"].destroyed
+    assert g.state.vars.get("active") is None
+    assert all(a.unit != "pl_assault" for a in g.legal_actions())
+
+
 # -- §7.4 IV blasts (example 11) -------------------------------------------- #
 ROCKET = "тяжелая ракета#1"
 

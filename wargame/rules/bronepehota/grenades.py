@@ -181,6 +181,12 @@ class Grenades(Table):
             detail="grenade: steps toward the target",
         )[0]
         self._blast(ctx, side, f.unit.id, self.burst_point(a, b, face), GRENADE_BLAST)
+        self._actor_gone(ctx, side, f.unit.id)
+
+    def _actor_gone(self, ctx: RuleContext, side: str, uid: str) -> None:
+        """The acting unit wiped out by its own blast is done (§3.2)."""
+        if ctx.state.units[uid].destroyed and ctx.state.vars.get("active") == uid:
+            self._rs()._end_unit(ctx, side, uid)
 
     def _blast(
         self,
@@ -256,3 +262,4 @@ class Grenades(Table):
         self._blast(
             ctx, side, f.unit.id, at, w.blast, airborne=t.airborne, spare=t.model.id
         )
+        self._actor_gone(ctx, side, f.unit.id)

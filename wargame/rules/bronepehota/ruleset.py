@@ -48,8 +48,11 @@ What a game plays now (sections of ``official_rules.md``; seed 002 §2-4.1):
   side with a soldier within 2 steps and no enemy there), then the side with
   more soldiers left.
 
-Not on the map yet: guns (and their capture, §9.2), repair, towing, jumps,
-grenades, blasts, aimed fire and panic.
+* Optional rules a scenario names in ``[rules] options`` (:mod:`.options`):
+  grenades (§7.8), blasts (§7.4 IV), aimed fire (§11.1), panic (§11.2),
+  limited ammunition (§7.7) and jump packs (§9.4) (:mod:`.optional`).
+
+Not on the map yet: guns (and their capture, §9.2), repair and towing.
 
 ASSUMPTION (ground scale): **1 step (5 cm on the table) = 10 m of the map**,
 ``[rules] step_m`` in a scenario.  The official table (120 x 80 cm in the
