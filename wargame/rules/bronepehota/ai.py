@@ -59,10 +59,12 @@ from wargame.engine.points import distance
 from wargame.engine.policy import ScoredPolicy
 
 from .actions import Board, EndSquad, Fig, Leave, Move, Shoot, angle_off
+from .ai_options import AIMED_COST, throw_value
 from .dice import Dice
 from .guns import Capture, MoveGun
 from .melee import soldier_defence
 from .odds import melee_pmf, shot_pmf
+from .optional import AimedShot, Throw
 from .repairs import Repair
 from .shooting import visibility_of
 from .table import CONTACT_TOL_STEPS, COVER, GUN_KEY, HOLD_STEPS
@@ -109,6 +111,15 @@ class GreedyPolicy(ScoredPolicy):
 
     def score(self, rules: Any, view: Any, a: Any, side: str) -> float:
         """The score of one legal action of ``side`` in its ``view``."""
+        if isinstance(a, Throw):  # §7.8 (ai_options.py)
+            return throw_value(
+                rules,
+                view,
+                a,
+                side,
+                self._value_of_damage,
+                lambda t: self._focus(rules, view, t),
+            )
         if isinstance(a, Shoot):
             return self._shot(rules, view, a)
         if isinstance(a, Move):
@@ -218,8 +229,10 @@ class GreedyPolicy(ScoredPolicy):
         cover = COVER.get(visibility_of(rules.visible_part(f, t)))
         if cover is None:
             return 0.0
-        pmf = shot_pmf(rng, steps, power, t.armour, cover=cover)
-        return self._value_of_damage(t, pmf) * self._focus(rules, view, t)
+        aimed = isinstance(a, AimedShot)  # §11.1: range doubled, no move
+        pmf = shot_pmf(rng, steps, power, t.armour, cover=cover, aimed=aimed)
+        v = self._value_of_damage(t, pmf) * self._focus(rules, view, t)
+        return v - AIMED_COST if aimed else v
 
     def _melee(self, rules: Any, f: Fig, t: Fig, at: Point) -> float:
         """Expected value of the melee ``f`` starts by touching ``t`` at ``at``."""

@@ -32,7 +32,7 @@ from wargame.engine import (
 from wargame.engine.points import bearing, distance
 
 from .actions import Board, EndSquad, Fig, Leave, Move, Shoot, angle_off
-from .crew import Crew
+from .aimed import AIMED_DONE
 from .damage import apply_damage, survival_test
 from .dice import Dice
 from .forces import Forces
@@ -41,6 +41,7 @@ from .melee import (
     resolve_melee,
     soldier_defence,
 )
+from .optional import AimedShot, OptionRules, Throw
 from .repairs import Repair, Repairs
 from .shooting import (
     cover_bonus,
@@ -53,7 +54,7 @@ from .shooting import (
 from .table import GUN_KEY
 
 
-class Play(Guns, Repairs, Crew, Forces):
+class Play(Guns, Repairs, OptionRules, Forces):
     """The turn and the resolution of actions (the module docstring)."""
 
     def advance(self, ctx: RuleContext) -> None:
@@ -162,6 +163,7 @@ class Play(Guns, Repairs, Crew, Forces):
         left = apply_damage(int(u.attrs["durability"]), dmg)
         pilot = u.attrs.get("pilot")
         p = self._pos(t)
+        test = ""
         if pilot is not None:
             ps = self._soldier(pilot)
             face = ctx.roll(
@@ -173,7 +175,16 @@ class Play(Guns, Repairs, Crew, Forces):
                 target=pilot["id"],
                 detail=f"pilot Бр {ps.armour}",
             )[0]
-            if survival_test(face, ps.armour) == "dies":
+            test = survival_test(face, ps.armour, panic="panic" in self.options)
+            if test == "panics":  # §11.2: alive, but he flees (after the damage)
+                ctx.emit(
+                    "survival",
+                    side=u.side,
+                    unit=u.id,
+                    target=pilot["id"],
+                    result="pilot panics (§11.2)",
+                )
+            if test == "dies":
                 ctx.emit(
                     "survival",
                     side=u.side,
@@ -198,6 +209,8 @@ class Play(Guns, Repairs, Crew, Forces):
                 result=f"durability {left}",
                 changes=unit_change(u.id, durability=left),
             )
+            if test == "panics":
+                self._pilot_panics(ctx, side, u.id)
             return
         ch = unit_change(u.id, durability=0)
         if pilot is None:
@@ -223,6 +236,8 @@ class Play(Guns, Repairs, Crew, Forces):
             result=res,
             changes=ch,
         )
+        if pilot is not None and test == "panics":  # §11.2: on foot, he flees
+            self._flee(ctx, u.id, pilot["id"])
 
     def _end_unit(self, ctx: RuleContext, side: str, uid: str) -> None:
         """The unit has acted (§3.2): the next side in the order plays."""
@@ -314,6 +329,9 @@ class Play(Guns, Repairs, Crew, Forces):
         if isinstance(action, Repair):
             self.apply_repair(ctx, side, action)
             return
+        if isinstance(action, Throw):  # §7.8 (option grenades)
+            self._throw(ctx, side, action)
+            return
         assert isinstance(action, Move | Shoot)
         ch, did = self._begin(st, action.unit, action.soldier)
         f = self.fig(st, action.unit, action.soldier)
@@ -335,7 +353,8 @@ class Play(Guns, Repairs, Crew, Forces):
             target=moved.id,
             point_from=a,
             point_to=action.to,
-            result=f"{distance(a, action.to) / self.step_m:.2f} steps",
+            result=f"{distance(a, action.to) / self.step_m:.2f} steps"
+            + (" (jump, §9.4)" if action.type == "jump" else ""),
             changes=ch
             + unit_change(f.unit.id, models=models, position=models[0].position)
             + var_change(did=did),
@@ -419,7 +438,11 @@ class Play(Guns, Repairs, Crew, Forces):
         vis = visibility_of(self.visible_part(f, t))
         cover = cover_bonus(vis)  # Table 5
         gun = action.weapon.startswith(GUN_KEY)
-        did.append("gun" if gun else "shoot")  # §7.5 note 1: one or the other
+        aimed = isinstance(action, AimedShot)  # §11.1 (option aimed_fire)
+        if gun:
+            did.append("gun")  # §7.5 note 1: the gun or his own weapon
+        else:
+            did += AIMED_DONE if aimed else ["shoot"]
         extra: tuple[Any, ...] = ()
         if gun:  # the gun's rate of fire and ammunition (§7.6-7.7)
             extra = self.gun_fire_changes(st, action.weapon, power)
@@ -436,7 +459,8 @@ class Play(Guns, Repairs, Crew, Forces):
             target=t.model.id,
             changes=ch + var_change(did=did) + extra,
             detail=f"{action.weapon or 'personal weapon'} {rng}/{power} at "
-            f"{steps(dist)} steps, target {vis.replace('_', ' ')}",
+            f"{steps(dist)} steps, target {vis.replace('_', ' ')}"
+            + (", aimed (range doubled, §11.1)" if aimed else ""),
         )
         rf = ctx.roll(
             1,
@@ -445,9 +469,9 @@ class Play(Guns, Repairs, Crew, Forces):
             side=side,
             unit=f.unit.id,
             target=t.model.id,
-            needed=max(1, steps(dist) - rng.bonus),
+            needed=max(1, -(-steps(dist) // (2 if aimed else 1)) - rng.bonus),
         )
-        reach = range_result(rng, rf[0])
+        reach = range_result(rng, rf[0], aimed=aimed)
         if reach < steps(dist):
             ctx.emit(
                 "shot",
@@ -482,5 +506,6 @@ class Play(Guns, Repairs, Crew, Forces):
                 result="destroyed" if dmg else f"armour {armour} holds",
                 changes=self._kill(st, t.unit.id, t.model.id) if dmg else (),
             )
-            return
-        self._hurt_machine(ctx, side, t, dmg, "shot")
+        else:
+            self._hurt_machine(ctx, side, t, dmg, "shot")
+        self.after_hit(ctx, side, f, action.weapon, b, t)  # §7.4 IV blasts

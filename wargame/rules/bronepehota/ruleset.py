@@ -53,8 +53,11 @@ What a game plays now (sections of ``official_rules.md``; seed 002 §2-4.1):
   soldier to touch one nobody touches (§2.4, §4.1, §7.5, §9.2; :mod:`.guns`).
   A soldier with Рм repairs a machine or gun he touches, one damage instead of
   his whole turn (§9.3; :mod:`.repairs`).
+* Optional rules a scenario names in ``[rules] options`` (:mod:`.options`):
+  grenades (§7.8), blasts (§7.4 IV), aimed fire (§11.1), panic (§11.2),
+  limited ammunition (§7.7) and jump packs (§9.4) (:mod:`.optional`).
 
-Not on the map yet: towing, jumps, grenades, blasts, aimed fire and panic.
+Not on the map yet: towing and HELIX repair (§10.1-10.2).
 
 ASSUMPTION (ground scale): **1 step (5 cm on the table) = 10 m of the map**,
 ``[rules] step_m`` in a scenario.  The official table (120 x 80 cm in the
@@ -99,6 +102,8 @@ from .guns import Capture, MoveGun
 from .movement import machine_move_cost
 from .odds import hit_probability
 from .odds_cli import OddsCommand
+from .optional import OPTION_ACTIONS
+from .options import read_options
 from .play import Play
 from .repairs import Repair
 from .table import (
@@ -149,12 +154,25 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
         "move gun",
         "capture",
         "repair",
+        "grenade",
+        "blast",
+        "panic",
         "squad done",
         "end",
     )
     action_types: ClassVar[Mapping[str, type[Action]]] = {
         c.type: c
-        for c in (Move, Shoot, Leave, Board, MoveGun, Capture, Repair, EndSquad)
+        for c in (
+            Move,
+            Shoot,
+            Leave,
+            Board,
+            MoveGun,
+            Capture,
+            Repair,
+            EndSquad,
+            *OPTION_ACTIONS,
+        )
     }
     #: ``wargame odds bronepehota-2008`` (:mod:`.odds_cli`)
     odds_command: ClassVar[bool] = True
@@ -163,7 +181,7 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
     scenario_keys: ClassVar[Mapping[str, frozenset[str]]] = {
         "scenario": frozenset({"objectives", "rules"}),
         "units": frozenset({"pilot", "loadout", "crew"}),
-        "rules": frozenset({"step_m", "limited_ammo"}),
+        "rules": frozenset({"step_m", "limited_ammo", "options"}),
     }
 
     def __init__(self, scenario: Scenario, game_map: Any) -> None:
@@ -184,14 +202,9 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
             )
             step = STEP_M
         self.step_m = float(step)
-        ammo = rules.get("limited_ammo", True)
-        if not isinstance(ammo, bool):
-            problems.append(
-                scenario.problem("rules.limited_ammo", "must be true/false")
-            )
-        # ASSUMPTION: limited ammunition unless the scenario says otherwise: the
-        # sheets carry the track and §7.7 leaves it to agreement
-        self.limited_ammo = bool(ammo)
+        self.options, more = read_options(scenario)  # the optional rules (options.py)
+        problems += more
+        self.limited_ammo = "limited_ammo" in self.options  # §7.7
         self.radius_m = BASE_RADIUS_STEPS * self.step_m
         problems += self._unit_problems()
         if problems:
@@ -509,6 +522,7 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
                 f = self._fig(u, m)
                 if f.machine is None or f.soldier is not None:
                     out += self._figure_actions(state, f)
+                    out += self.option_actions(state, f)  # optional.py
                     crew += self._crew_actions(state, f)
                     crew += self.gun_actions(state, f) + self.repair_actions(state, f)
             out.append(EndSquad(u.id))
@@ -519,7 +533,9 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
         side = self.current_side(state)
         if side is None:
             raise IllegalActionError("the game is over")
-        if isinstance(action, Move):
+        if isinstance(action, OPTION_ACTIONS):  # the optional rules (optional.py)
+            self.check_option(state, action)
+        elif isinstance(action, Move):
             f = self._turn_to_act(state, action.unit, action.soldier, "move")
             if action.facing is not None and not math.isfinite(action.facing):
                 raise IllegalActionError(f"facing {action.facing!r} is not a bearing")
