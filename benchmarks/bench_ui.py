@@ -36,6 +36,7 @@ import os
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -43,6 +44,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests" / "browser"))
 
+from ui_visitor import Visit, Visitor  # noqa: E402
 from uihelpers import (  # noqa: E402
     ARTIFACTS,
     CHROMIUM_FLAGS,
@@ -216,20 +218,33 @@ def _wait_pool(log: Path, size: int, timeout: float = 600) -> None:
 
 
 def _open_together(
-    browser: Any, url: str, n: int
-) -> tuple[list[float], list[float], dict[str, float]]:
+    browser: Any, url: str, n: int, remote: int = 0
+) -> tuple[list[float], list[float], dict[str, float], list[Visit]]:
     """``n`` visitors open the page at the same moment (a class arriving): the
     seconds until each one's map is drawn and its first click on the map has
     come back (from the common start), and the CPU seconds the server and the
-    browsers used until every map was drawn."""
+    browsers used until every map was drawn.
+
+    ``remote`` of the ``n`` are pupils whose browsers run on their own machines:
+    :class:`ui_visitor.Visitor` plays what such a browser asks of the server
+    (page, static files, the widgets' states, a click) from a thread here,
+    without a Chromium on the server's cores; their visits come back as the
+    fourth item."""
     pages = []
-    for _ in range(n):
+    for _ in range(n - remote):
         ctx = browser.new_context(viewport={"width": 1280, "height": 720})
         page = ctx.new_page()
         block_non_loopback(page, [])
         pages.append((ctx, page))
+    visits: list[Visit] = []
     cpu0 = _cpu_split()
     t0 = time.perf_counter()
+    threads = [
+        threading.Thread(target=lambda: visits.append(Visitor(url).visit(t0)))
+        for _ in range(remote)
+    ]
+    for th in threads:
+        th.start()
     for _, page in pages:  # "commit" returns at once: the pages load together
         page.goto(url, wait_until="commit", timeout=180_000)
     maps: list[float] = []
@@ -239,6 +254,8 @@ def _open_together(
             f"document.querySelectorAll('{MARKERS}').length >= 3", timeout=300_000
         )
         maps.append(time.perf_counter() - t0)
+    for th in threads:
+        th.join()
     cpu1 = _cpu_split()
     cpu = {k: cpu1[k] - cpu0[k] for k in cpu1}
     clicks: list[float] = []
@@ -256,7 +273,7 @@ def _open_together(
         clicks.append(time.perf_counter() - t)
     for ctx, _ in pages:
         ctx.close()
-    return maps, clicks, cpu
+    return maps, clicks, cpu, visits
 
 
 def _steps(page: Any, n: int) -> list[float]:
@@ -361,6 +378,14 @@ def main() -> None:
         "(a pre-heated kernel per visitor; default 1: voila.json's pool)",
     )
     ap.add_argument(
+        "--remote",
+        type=int,
+        default=0,
+        help="of the simultaneous visitors, how many browse from their own "
+        "machines: played at the protocol level (benchmarks/ui_visitor.py), "
+        "no Chromium of theirs on the server's cores (default 0)",
+    )
+    ap.add_argument(
         "--only-together",
         action="store_true",
         help="measure only the simultaneous opens",
@@ -383,7 +408,12 @@ def main() -> None:
     ]
     if args.only_together:
         runs = []
-    together: tuple[list[float], list[float], dict[str, float]] = ([], [], {})
+    together: tuple[list[float], list[float], dict[str, float], list[Visit]] = (
+        [],
+        [],
+        {},
+        [],
+    )
     rss: list[float] = []
     if not args.no_reference and not args.only_together:
         runs += [("reference", True), ("reference", False)]
@@ -429,7 +459,7 @@ def main() -> None:
                 wait_idle(proc)
                 time.sleep(3)  # the last kernel's run of the app settles
                 rss = _kernel_rss_mb()
-                together = _open_together(browser, url, args.together)
+                together = _open_together(browser, url, args.together, args.remote)
             finally:
                 stop_server(proc)
         browser.close()
@@ -446,18 +476,34 @@ def main() -> None:
             + f"; load {min(r['load']):.1f}-{max(r['load']):.1f})"
         )
     if together[0]:
-        maps, clicks, cpu = together
+        maps, clicks, cpu, visits = together
         print(
-            f"{len(maps)} visitors opening the classroom at once (class size "
-            f"{args.class_size}): map drawn for all after {max(maps):.1f} s (median "
+            f"{args.together} visitors opening the classroom at once (class size "
+            f"{args.class_size}, {len(maps)} Chromium here, {len(visits)} browsing "
+            "from their own machines)"
+        )
+        print(
+            f"  Chromium here: map drawn for all after {max(maps):.1f} s (median "
             f"{statistics.median(maps):.1f} s); first click answered in median "
             f"{statistics.median(clicks):.2f} s, slowest {max(clicks):.2f} s "
             "(target: all interactive <= 10 s, first click <= 1 s)"
         )
+        bad = [v.error for v in visits if v.error]
+        done = [v for v in visits if v.clicked is not None]
+        if visits:
+            print(
+                f"  remote browsers: widgets' states received by all after "
+                f"{max(v.opened or 0 for v in done):.2f} s, a click on the map "
+                f"answered for all after {max(v.clicked or 0 for v in done):.2f} s "
+                f"(median {statistics.median(v.clicked or 0 for v in done):.2f} s); "
+                f"{len(bad)} failed" + (f": {bad[0]}" if bad else "")
+                if done
+                else f"  remote browsers: all {len(visits)} failed: {bad[0]}"
+            )
         print(
             f"  CPU until every map was drawn: server (Voila + kernels) "
             f"{cpu['server']:.1f} s, browsers {cpu['browser']:.1f} s; ratio server "
-            f"per visitor {cpu['server'] / len(maps):.2f} s; in a class the browsers "
+            f"per visitor {cpu['server'] / args.together:.2f} s; in a class the browsers "
             "run on the pupils' machines"
         )
         if rss:
@@ -486,6 +532,7 @@ def main() -> None:
         "map": together[0],
         "first_click": together[1],
         "cpu_s": together[2],
+        "remote": [vars(v) for v in together[3]],
         "kernel_rss_mb": rss,
     }
     (ARTIFACTS / "bench_ui.json").write_text(json.dumps(out, indent=1))
