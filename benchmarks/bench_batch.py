@@ -94,6 +94,24 @@ def machinery_alone(scenario: Any, seeds: list[int], repeats: int) -> float:
     return summary_ms + statistics.median(calls) / len(seeds) * 1000
 
 
+def _noop(i: int) -> int:
+    return i
+
+
+def dask_task_cost(client: Any, repeats: int, tasks: int = 400) -> float:
+    """Median milliseconds a task costs on ``client`` when it does nothing: the
+    scheduler's and the workers' share of each of ``batch.run``'s tasks."""
+    out = []
+    for r in range(repeats):
+        t0 = time.perf_counter()
+        futures = client.map(
+            _noop, range(tasks), key=[f"noop-{r}-{i}" for i in range(tasks)]
+        )
+        client.gather(futures)
+        out.append((time.perf_counter() - t0) / tasks * 1000)
+    return statistics.median(out)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=200)
@@ -124,6 +142,7 @@ def main() -> None:
         "batch.run(processes=2)": lambda: run(processes=2),
     }
     start = warm = None
+    dask_task_ms = None
     with contextlib.ExitStack() as stack:
         if not args.no_dask:
             from distributed import Client, LocalCluster
@@ -143,6 +162,7 @@ def main() -> None:
             batch.run(scenario, 4, seed=1, progress=False, client=client)
             warm = time.perf_counter() - t0
             executors["batch.run(client=2 Dask workers)"] = lambda: run(client=client)
+            dask_task_ms = dask_task_cost(client, reps)
         # Interleaved rounds, so that a change in the machine's load hits all alike.
         times: dict[str, list[float]] = {name: [] for name in executors}
         cpu: dict[str, list[float]] = {name: [] for name in executors}
@@ -198,6 +218,17 @@ def main() -> None:
     if "batch.run(client=2 Dask workers)" in med:
         dask_t = med["batch.run(client=2 Dask workers)"]
         print(f"scaling 1 process -> 2 Dask workers: {one / dask_t:.2f}x")
+    if dask_task_ms is not None:
+        from wargame.batch.runner import _chunks
+
+        size = len(_chunks([(0, g) for g in range(n)], 2)[0][1])
+        per_game = dask_task_ms / size
+        print(
+            f"Dask scheduling per task (a no-op task's round trip through the "
+            f"scheduler, 2 workers): {dask_task_ms:.2f} ms; batch.run sends {size} "
+            f"games a task here, so {per_game:.2f} ms per game = "
+            f"{per_game / game_ms:.1%} of a game (target <= 5 %)"
+        )
     print(f"after: {load()}")
 
 
