@@ -4,6 +4,7 @@ firing at another's (:func:`~.odds.shot_pmf`, §7.4)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
 
 from wargame.engine import (
@@ -124,7 +125,7 @@ class Views(Table):
         side touching it who may fire it, §7.5) or "unmanned"; its tracks."""
         gun = self.arm.guns.get(unit.type)
         if gun is None:
-            return super().unit_look(state, unit)
+            return self._figure_look(state, unit)
         g = cast("Guns", self).gun_fig(state, unit.id)
         crew = [] if g is None else cast("Guns", self).crew_of(state, g)
         return UnitLook(
@@ -137,6 +138,36 @@ class Views(Table):
                 f"ammo {unit.attrs.get('ammo')}",
             ),
         )
+
+    def _figure_look(self, state: GameState, unit: Any) -> UnitLook:
+        """A squad or a machine: "acted" once its turn is done (§3.2, drawn as
+        spent); a machine's durability cell with its sector's colour and speed
+        (§2.2, §4.2), its ammunition (§7.7) and its pilot (§1.6) as markers.
+
+        Examples:
+            >>> from wargame.engine import load_scenario, Game
+            >>> g = Game(load_scenario("bronepehota_linz_bank"), seed=1)
+            >>> look = g.ruleset.unit_look(g.state, g.state.units["pl_raptor"])
+            >>> look.markers  # doctest: +NORMALIZE_WHITESPACE
+            ('durability 9 of 9 (green, speed 5)', 'ammo 12 of 12',
+             'pilot pl_assault.1')
+        """
+        look = super().unit_look(state, unit)
+        acted = bool(unit.attrs.get("acted"))
+        words = (*look.words, "acted") if acted else look.words
+        mach = self.arm.machines.get(unit.type)
+        markers: tuple[str, ...] = look.markers
+        if mach is not None and unit.attrs.get("durability"):
+            d = int(unit.attrs["durability"])
+            markers += (
+                f"durability {d} of {mach.durability_max} "
+                f"({mach.colour_at(d)}, speed {mach.speed_at(d)})",
+                f"ammo {unit.attrs.get('ammo')} of {mach.ammo_max}",
+            )
+            pilot = unit.attrs.get("pilot") or {}
+            if pilot.get("id"):
+                markers += (f"pilot {pilot['id']}",)
+        return replace(look, words=words, markers=markers, spent=acted or look.spent)
 
     def unit_columns(self, state: GameState) -> dict[str, dict[str, Any]]:
         guns = cast("Guns", self)
