@@ -132,6 +132,7 @@ def safest_paths(
     blocked: Iterable[str] = (),
     ends_move: Callable[[str, str], bool] = lambda _a, _b: False,
     steps: Mapping[str, Sequence[tuple[str, float]]] | None = None,
+    below: int = 4,
 ) -> dict[str, tuple[int, float, tuple[str, ...]]]:
     """The least exposed path to every hex within ``mp``: ``hex -> (penalty,
     MP, path)``, the path from ``start`` (included) to the hex.
@@ -152,6 +153,14 @@ def safest_paths(
             ``neighbors`` order) with ``enter_cost`` of each, the ones that
             cannot be entered left out (``WawBoard.steps``); then
             ``enter_cost`` is not called.
+        below: only paths with a penalty below this are looked for (1 to 4;
+            4, the default, finds them all).  The paths found are the same as
+            the full search's: the exposure flags of a path only grow, a
+            state's flags never read states with other flags except their
+            subsets (the dominance test), and the penalty of a set of flags
+            is the flags' value (0 to 3), so the states with flags below
+            ``below`` are searched on their own, in the same order.  A hex
+            whose best penalty is ``below`` or more is left out.
 
     Examples:
         >>> from wargame.rules.waw.command import Exposure
@@ -205,6 +214,8 @@ def safest_paths(
                 continue
             # WaW HQ movement (d): a hex counts once the path goes on from it.
             flags |= _BIT[exposure(here)]
+            if flags >= below:
+                continue  # every path on from here has a penalty of flags
         row = steps[here] if steps is not None else rows.get(here)
         if row is None:
             row = tuple(

@@ -59,6 +59,9 @@ from .hq_paths import (
 from .hq_paths import hq_move_odds as _odds_along
 from .unit_attrs import carried_by, disrupted, ops_complete
 
+#: hex -> (penalty, MP, path) of :func:`~.hq_paths.safest_paths`
+_SafePaths = Mapping[str, tuple[int, float, tuple[str, ...]]]
+
 
 class _Movement(_Queries):
     """Movement and the unit actions that go with it (mixin of
@@ -324,18 +327,19 @@ class _Movement(_Queries):
             return []
         cheap = self._hq_paths(snap, hq)
         exposure = self._exposures(snap, hq.side)
-        safe: Mapping[str, tuple[int, float, tuple[str, ...]]] | None = None
+        pens = [path_penalty(cheap[h][1], exposure) for h in dests]
+        # only paths less exposed than the worst cheapest path are looked for
+        # (the same answers, see safest_paths' ``below``)
+        need = max(pens)
+        safe = self._hq_safe_paths(snap, hq, need) if need else {}
         out: list[Action] = []
-        for h in dests:
+        for h, pen in zip(dests, pens, strict=True):
             out.append(MoveHQ(hq.id, h))
-            pen = path_penalty(cheap[h][1], exposure)
             if pen == 0:
                 continue
-            if safe is None:
-                safe = self._hq_safe_paths(snap, hq)
-            s_pen, _mp, s_path = safe[h]
-            if s_pen < pen:
-                out.append(MoveHQ(hq.id, h, s_path[1:]))
+            got = safe.get(h)
+            if got is not None and got[0] < pen:
+                out.append(MoveHQ(hq.id, h, got[2][1:]))
         return out
 
     def _hq_paths(
@@ -367,12 +371,13 @@ class _Movement(_Queries):
         return cost, path
 
     def _hq_safe_paths(
-        self, snap: _Snap, hq: Unit
+        self, snap: _Snap, hq: Unit, below: int = 4
     ) -> Mapping[str, tuple[int, float, tuple[str, ...]]]:
         """Least exposed paths of an HQ within its MP: ``hex -> (penalty, MP, path)``
         (:func:`~.hq_paths.safest_paths`), under the movement rules of
         :meth:`_hq_paths`: WaW 5.0 costs, enemy hexes blocked, boarding a ferry
-        ends the move."""
+        ends the move.  Only the hexes whose least penalty is below ``below``
+        are sure to be there."""
         st = snap.state
         left = self._mp(hq) - self._spent(hq)
         # the same while the enemy, the smoke, the HQ's hex, MP and bridges are
@@ -383,26 +388,30 @@ class _Movement(_Queries):
             left,
             frozenset(self._enter_costs(st, hq).items()),
         )
-        cache: dict[Any, Mapping[str, tuple[int, float, tuple[str, ...]]]] = (
-            self.__dict__.setdefault("_safe_paths_cache", {})
+        cache: dict[Any, tuple[int, _SafePaths]] = self.__dict__.setdefault(
+            "_safe_paths_cache", {}
         )
-        hit = cache.get(key)
-        if hit is None:
+        entry = cache.get(key)
+        if entry is None or entry[0] < below:
             if len(cache) > 256:
                 cache.clear()
-            hit = cache[key] = safest_paths(
-                hq.position,  # type: ignore[arg-type]
-                left,
-                self.board.neighbors,
-                self._enter_cost_fn(st, hq),
-                self._exposures(snap, hq.side),
-                blocked=self._hq_blocked(snap, hq),
-                ends_move=self._boards_ferry_fn(),
-                steps=self.board.steps(
-                    self.info[hq.id].mobility, self._entry_overrides(st, hq)
+            entry = cache[key] = (
+                below,
+                safest_paths(
+                    hq.position,  # type: ignore[arg-type]
+                    left,
+                    self.board.neighbors,
+                    self._enter_cost_fn(st, hq),
+                    self._exposures(snap, hq.side),
+                    blocked=self._hq_blocked(snap, hq),
+                    ends_move=self._boards_ferry_fn(),
+                    steps=self.board.steps(
+                        self.info[hq.id].mobility, self._entry_overrides(st, hq)
+                    ),
+                    below=below,
                 ),
             )
-        return hit
+        return entry[1]
 
     def hq_move_odds(self, state: GameState, action: MoveHQ) -> HQMoveOdds:
         """Path, MP and exact risk-roll odds of an HQ's independent move.
