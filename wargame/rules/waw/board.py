@@ -384,14 +384,27 @@ class WawBoard:
         self._reach[key] = out
         return out
 
+    def ranks(self) -> Ranks:
+        """The hexes numbered in label order (built once per board).
+
+        Examples:
+            >>> import wargame
+            >>> b = board_for(wargame.load_map(window="Remagen"))
+            >>> r = b.ranks()
+            >>> list(r.names) == sorted(b.labels), r.names[r.id_of["Q11"]]
+            (True, 'Q11')
+        """
+        ranks: Ranks | None = self.__dict__.get("_ranks")
+        if ranks is None:
+            ranks = self.__dict__["_ranks"] = Ranks(self.labels)
+        return ranks
+
     def _ranked(
         self, mob: str, enter: Mapping[str, float] | None
     ) -> tuple[Ranks, list[tuple[tuple[int, float], ...]], frozenset[int]]:
         """The hexes numbered in label order, :meth:`steps` by number and the
         ferry water hexes by number (cached per class and ``enter``)."""
-        ranks: Ranks | None = self.__dict__.get("_ranks")
-        if ranks is None:
-            ranks = self.__dict__["_ranks"] = Ranks(self.labels)
+        ranks = self.ranks()
         cache: dict[Any, Any] = self.__dict__.setdefault("_radj", {})
         key = (mob, frozenset(enter.items()) if enter else None)
         hit = cache.get(key)

@@ -26,6 +26,8 @@ import heapq
 import math
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 
+import numpy as np
+
 __all__ = ["RankedPaths", "Ranks", "cheapest"]
 
 _INF = math.inf
@@ -53,7 +55,7 @@ class RankedPaths(Mapping[str, tuple[float, tuple[str, ...]]]):
     """``hex -> (cost, path)`` of :func:`cheapest`: labels in, labels out; paths
     built on demand."""
 
-    __slots__ = ("_dist", "_order", "_paths", "_prev", "_ranks", "_start")
+    __slots__ = ("_dist", "_ids", "_order", "_paths", "_prev", "_ranks", "_start")
 
     def __init__(
         self,
@@ -69,6 +71,20 @@ class RankedPaths(Mapping[str, tuple[float, tuple[str, ...]]]):
         self._dist = dist
         self._prev = prev
         self._paths: dict[int, tuple[str, ...]] = {start: (ranks.names[start],)}
+        self._ids: np.ndarray | None = None
+
+    @property
+    def ranks(self) -> Ranks:
+        """The numbering of the hexes."""
+        return self._ranks
+
+    def ids(self) -> np.ndarray:
+        """The numbers of the hexes reached, in the order they were settled
+        (the iteration order), as a numpy array (built once)."""
+        hit = self._ids
+        if hit is None:
+            hit = self._ids = np.array(self._order, dtype=np.intp)
+        return hit
 
     def __getitem__(self, h: str) -> tuple[float, tuple[str, ...]]:
         k = self._ranks.id_of.get(h)

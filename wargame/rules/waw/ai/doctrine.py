@@ -43,6 +43,8 @@ from functools import lru_cache
 from math import comb
 from typing import Any
 
+import numpy as np
+
 from wargame.engine import Decision, Unit
 
 from .. import (
@@ -68,6 +70,7 @@ from .. import (
 from ..unit_attrs import carried_by, disrupted
 from ._common import (
     FERRY_DELAY_MP,
+    CheapScore,
     SideView,
     at,
     best_destination,
@@ -88,9 +91,43 @@ from ._common import (
 __all__ = ["DoctrinePolicy"]
 
 #: Memo of the cheap part of the move score, per board and its inputs.
-_CHEAP: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], dict[str, float]]] = (
+_CHEAP: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], CheapScore]] = (
     weakref.WeakKeyDictionary()
 )
+
+
+def _cheap_table(
+    board: Any,
+    cover: dict[str, int],
+    travel: dict[str, float] | None,
+    pull_hard: bool,
+    pull: float,
+    wanted: dict[str, int],
+    hq_at: str | None,
+    reach: int,
+) -> CheapScore:
+    """The cheap part of the move score of :meth:`_Plan._score` for every hex
+    at once (numpy, in the board's label order): cover, the pull of the goal
+    (travel MP), wanted objectives and staying in command range.  The same
+    operations in the same order as one hex at a time, so the same floats."""
+    ranks = board.ranks()
+    names = ranks.names
+    s = 0.25 * np.array([cover[h] for h in names], dtype=np.float64)
+    if travel is not None:
+        dist = np.minimum(
+            np.array([travel.get(h, 99.0) for h in names], dtype=np.float64), 99.0
+        )
+        s = s - (pull * dist if pull_hard else 0.2 * np.maximum(0.0, dist - 3))
+    for h, vp in wanted.items():
+        k = ranks.id_of.get(h)
+        if k is not None:
+            s[k] = s[k] + 0.6 * vp
+    if hq_at is not None:
+        row = board.distance_row(hq_at)
+        index = board.index
+        far = np.array([row[index[h]] > reach + 1 for h in names], dtype=bool)
+        s = np.where(far, s - 0.4, s)
+    return CheapScore(ranks, s)
 
 
 @lru_cache(maxsize=4096)
@@ -493,7 +530,6 @@ class _Plan:
     ) -> tuple[Callable[[str], float], Callable[[str], float]]:
         view = self.view
         goal = self._goal(u)
-        d = view.board.distance
         attack = self.posture == "attack"
         garrison = goal is not None and self._garrison_map().get(goal) == u.id
         wanted = dict(self.wanted)
@@ -537,29 +573,21 @@ class _Plan:
             tuple(sorted(self.bridges.items())),
         )
         per_board = _CHEAP.setdefault(view.board, {})
-        memo = per_board.get(key)
-        if memo is None:
+        table = per_board.get(key)
+        if table is None:
             if len(per_board) > 2000:
                 per_board.clear()
-            memo = per_board[key] = {}
-
-        def score(h: str) -> float:
-            hit = memo.get(h)
-            if hit is not None:
-                return hit
-            s = 0.25 * cover[h]
-            if goal is not None:
-                dist = min(travel.get(h, 99.0), 99.0)
-                if garrison or attack:
-                    s -= pull * dist
-                else:
-                    s -= 0.2 * max(0.0, dist - 3)
-            if attack and h in wanted:
-                s += 0.6 * wanted[h]
-            if hq_at is not None and d(h, hq_at) > reach + 1:
-                s -= 0.4
-            memo[h] = s
-            return s
+            table = per_board[key] = _cheap_table(
+                view.board,
+                cover,
+                travel if goal is not None else None,
+                garrison or attack,
+                pull,
+                wanted if attack else {},
+                hq_at,
+                reach,
+            )
+        score = table.score
 
         def costly(h: str) -> float:
             return w_fire * view.firepower_at(u, h) - w_exp * view.threat(u, h)
