@@ -510,9 +510,15 @@ def _top_ranked(
     ids = paths.ids()
     ids = ids[ids != cheap.ranks.id_of[here]]
     vals = cheap.values[ids]
-    pick = np.lexsort((ids, -vals))[:shortlist]
+    n = len(ids)
+    if n > shortlist:
+        # the hexes scoring at least the shortlist-th best (ties included)
+        cut = np.partition(vals, n - shortlist)[n - shortlist]
+        keep = vals >= cut
+        ids, vals = ids[keep], vals[keep]
+    ranked = sorted(zip((-vals).tolist(), ids.tolist(), strict=True))[:shortlist]
     names, table = cheap.ranks.names, cheap.table
-    return [(table[k], names[k]) for k in ids[pick].tolist()]
+    return [(table[k], names[k]) for _v, k in ranked]
 
 
 def best_destination(

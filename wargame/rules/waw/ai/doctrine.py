@@ -96,6 +96,41 @@ _CHEAP: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], CheapScore]] = (
 )
 
 
+#: Per board: the cover dice by hex number and the numbering's permutation of
+#: the board's index (distance rows), built once.
+_ARRAYS: weakref.WeakKeyDictionary[Any, dict[str, Any]] = weakref.WeakKeyDictionary()
+
+
+def _board_arrays(board: Any, cover: dict[str, int]) -> dict[str, Any]:
+    """Per-board constant arrays in label order: ``cover`` (defence dice),
+    ``perm`` (the :attr:`~.board.WawBoard.index` of each hex) and ``travel``
+    (:func:`_travel_array`'s memo)."""
+    hit = _ARRAYS.get(board)
+    if hit is None:
+        names = board.ranks().names
+        hit = _ARRAYS[board] = {
+            "cover": np.array([cover[h] for h in names], dtype=np.float64),
+            "perm": np.array([board.index[h] for h in names], dtype=np.intp),
+            "travel": {},
+        }
+    return hit
+
+
+def _travel_array(board: Any, travel: dict[str, float]) -> Any:
+    """A :func:`travel_map` by hex number (99 MP where it has none), remembered
+    per map (travel maps are themselves cached per board and inputs)."""
+    memo: dict[int, tuple[dict[str, float], Any]] = _ARRAYS[board]["travel"]
+    hit = memo.get(id(travel))
+    if hit is None or hit[0] is not travel:
+        if len(memo) > 512:
+            memo.clear()
+        arr = np.array(
+            [travel.get(h, 99.0) for h in board.ranks().names], dtype=np.float64
+        )
+        hit = memo[id(travel)] = (travel, arr)
+    return hit[1]
+
+
 def _cheap_table(
     board: Any,
     cover: dict[str, int],
@@ -111,22 +146,18 @@ def _cheap_table(
     (travel MP), wanted objectives and staying in command range.  The same
     operations in the same order as one hex at a time, so the same floats."""
     ranks = board.ranks()
-    names = ranks.names
-    s = 0.25 * np.array([cover[h] for h in names], dtype=np.float64)
+    consts = _board_arrays(board, cover)
+    s = 0.25 * consts["cover"]
     if travel is not None:
-        dist = np.minimum(
-            np.array([travel.get(h, 99.0) for h in names], dtype=np.float64), 99.0
-        )
+        dist = np.minimum(_travel_array(board, travel), 99.0)
         s = s - (pull * dist if pull_hard else 0.2 * np.maximum(0.0, dist - 3))
     for h, vp in wanted.items():
         k = ranks.id_of.get(h)
         if k is not None:
             s[k] = s[k] + 0.6 * vp
     if hq_at is not None:
-        row = board.distance_row(hq_at)
-        index = board.index
-        far = np.array([row[index[h]] > reach + 1 for h in names], dtype=bool)
-        s = np.where(far, s - 0.4, s)
+        row = np.array(board.distance_row(hq_at), dtype=np.int64)[consts["perm"]]
+        s = np.where(row > reach + 1, s - 0.4, s)
     return CheapScore(ranks, s)
 
 
