@@ -33,6 +33,7 @@ __all__ = [
     "path_penalty",
     "path_problem",
     "safest_paths",
+    "safest_paths_numbered",
 ]
 
 #: The bit of each exposure in a path's exposure flags.
@@ -237,6 +238,100 @@ def safest_paths(
                 dist[nb] = (c, nxt)
                 push(heap, (c, nxt, flags))
     return best
+
+
+def safest_paths_numbered(
+    names: Sequence[str],
+    id_of: Mapping[str, int],
+    adj: Sequence[Sequence[tuple[int, float]]],
+    start: str,
+    mp: float,
+    exposure: Callable[[str], Exposure],
+    *,
+    blocked: Iterable[str] = (),
+    ferry: frozenset[int] = frozenset(),
+    below: int = 4,
+) -> dict[str, tuple[int, float, tuple[str, ...]]]:
+    """:func:`safest_paths` on hexes numbered in label order (the same answers).
+
+    ``names[k]`` is the hex numbered k (labels sorted), ``id_of`` its inverse,
+    ``adj`` the enterable neighbours of each hex with their MP by number, in
+    neighbour order (:meth:`~.board.WawBoard.steps` numbered), ``ferry`` the
+    numbers of the ferry water hexes: a step from a hex not in it into one in
+    it boards the ferry and ends the move.  Paths are kept as tuples of
+    numbers, which compare as the tuples of labels do, so the heap order and
+    every tie-break are those of :func:`safest_paths`.
+
+    Examples:
+        >>> from wargame.rules.waw.command import Exposure
+        >>> names = ("A", "B", "E", "S")
+        >>> id_of = {h: k for k, h in enumerate(names)}
+        >>> adj = [((2, 1.0), (3, 1.0)), ((2, 1.0), (3, 2.0)),
+        ...        ((0, 1.0), (1, 2.0)), ((0, 1.0), (1, 2.0))]
+        >>> seen = {"A": Exposure.OPEN}
+        >>> out = safest_paths_numbered(names, id_of, adj, "S", 5,
+        ...                             lambda h: seen.get(h, Exposure.NONE))
+        >>> out["E"]
+        (0, 3.0, ('S', 'B', 'E'))
+    """
+    blocked_set = frozenset(id_of[h] for h in blocked if h in id_of)
+    s0 = id_of[start]
+    best: dict[int, tuple[int, float, tuple[int, ...]]] = {}
+    dones: tuple[set[int], ...] = (set(), set(), set(), set())
+    dists: tuple[dict[int, tuple[float, tuple[int, ...]]], ...] = ({}, {}, {}, {})
+    heap: list[tuple[float, tuple[int, ...], int]] = [(0.0, (s0,), 0)]
+    settled: dict[int, list[tuple[int, float]]] = {}
+    bits: dict[int, int] = {}
+    pop, push = heapq.heappop, heapq.heappush
+    while heap:
+        cost, path, flags = pop(heap)
+        here = path[-1]
+        done = dones[flags]
+        if here in done:
+            continue
+        done.add(here)
+        before = settled.get(here)
+        if before is None:
+            settled[here] = [(flags, cost)]
+        else:
+            dominated = False
+            for f, c in before:
+                if f | flags == flags and c < cost:
+                    dominated = True
+                    break
+            if dominated:
+                continue
+            before.append((flags, cost))
+        if here != s0:
+            got = (_PENALTY[flags], cost, path)
+            old = best.get(here)
+            if old is None or got < old:
+                best[here] = got
+            if here in ferry and path[-2] not in ferry:
+                continue  # boarding the ferry ends the move
+            # WaW HQ movement (d): a hex counts once the path goes on from it.
+            bit = bits.get(here)
+            if bit is None:
+                bit = bits[here] = _BIT[exposure(names[here])]
+            flags |= bit
+            if flags >= below:
+                continue
+        done, dist = dones[flags], dists[flags]
+        for nb, step in adj[here]:
+            c = cost + step
+            if c > mp or nb in blocked_set or nb in done or nb in path:
+                continue
+            old_d = dist.get(nb)
+            if old_d is not None and c > old_d[0]:
+                continue
+            nxt = (*path, nb)
+            if old_d is None or (c, nxt) < old_d:
+                dist[nb] = (c, nxt)
+                push(heap, (c, nxt, flags))
+    return {
+        names[k]: (p, c, tuple(names[i] for i in path))
+        for k, (p, c, path) in best.items()
+    }
 
 
 @dataclass(frozen=True)

@@ -54,7 +54,7 @@ from .hq_paths import (
     HQMoveOdds,
     path_penalty,
     path_problem,
-    safest_paths,
+    safest_paths_numbered,
 )
 from .hq_paths import hq_move_odds as _odds_along
 from .unit_attrs import carried_by, disrupted, ops_complete
@@ -395,19 +395,20 @@ class _Movement(_Queries):
         if entry is None or entry[0] < below:
             if len(cache) > 256:
                 cache.clear()
+            ranks, adj, ferry = self.board._ranked(
+                self.info[hq.id].mobility, self._entry_overrides(st, hq)
+            )
             entry = cache[key] = (
                 below,
-                safest_paths(
+                safest_paths_numbered(
+                    ranks.names,
+                    ranks.id_of,
+                    adj,
                     hq.position,  # type: ignore[arg-type]
                     left,
-                    self.board.neighbors,
-                    self._enter_cost_fn(st, hq),
                     self._exposures(snap, hq.side),
                     blocked=self._hq_blocked(snap, hq),
-                    ends_move=self._boards_ferry_fn(),
-                    steps=self.board.steps(
-                        self.info[hq.id].mobility, self._entry_overrides(st, hq)
-                    ),
+                    ferry=ferry,
                     below=below,
                 ),
             )
