@@ -322,10 +322,50 @@ class _Movement(_Queries):
         is as little exposed, it is the safest too and is offered once.
         """
         # ASSUMPTION 31: these two paths are offered; any legal path is accepted.
-        dests = self._hq_destinations(snap, hq)
+        here = hq.position
+        if not snap.combat.get((here, hq.side)):  # type: ignore[arg-type]
+            return []
+        cands = tuple(
+            sorted(
+                h
+                for (h, side), n in snap.combat.items()
+                if side == hq.side and n and h != here and h not in snap.hq
+            )
+        )
+        if not cands:
+            return []
+        # The offer depends only on these (the enemy units and the smoke, the
+        # HQ's hex, MP and bridges, the friendly stacks it may join): the
+        # same list while they are the same (a pure function: remembered).
+        st = snap.state
+        key = (
+            self._snap_exposure_key(snap, hq.side),
+            hq.id,
+            here,
+            self._mp(hq) - self._spent(hq),
+            hq.attrs.get("deployed"),
+            frozenset(self._enter_costs(st, hq).items()),
+            frozenset(self._entry_overrides(st, hq).items()),
+            cands,
+        )
+        cache: dict[Any, tuple[Action, ...]] = self.__dict__.setdefault(
+            "_hq_options_cache", {}
+        )
+        hit = cache.get(key)
+        if hit is None:
+            if len(cache) > 1024:
+                cache.clear()
+            hit = cache[key] = tuple(self._hq_options_of(snap, hq, cands))
+        return list(hit)
+
+    def _hq_options_of(
+        self, snap: _Snap, hq: Unit, cands: tuple[str, ...]
+    ) -> list[Action]:
+        """:meth:`_move_hq_options` worked out, to the friendly stacks ``cands``."""
+        cheap = self._hq_paths(snap, hq)
+        dests = [h for h in cands if h in cheap]
         if not dests:
             return []
-        cheap = self._hq_paths(snap, hq)
         exposure = self._exposures(snap, hq.side)
         pens = [path_penalty(cheap[h][1], exposure) for h in dests]
         # only paths less exposed than the worst cheapest path are looked for
