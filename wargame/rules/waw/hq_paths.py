@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from ._common import _word
@@ -251,7 +251,7 @@ def safest_paths_numbered(
     blocked: Iterable[str] = (),
     ferry: frozenset[int] = frozenset(),
     below: int = 4,
-) -> dict[str, tuple[int, float, tuple[str, ...]]]:
+) -> Mapping[str, tuple[int, float, tuple[str, ...]]]:
     """:func:`safest_paths` on hexes numbered in label order (the same answers).
 
     ``names[k]`` is the hex numbered k (labels sorted), ``id_of`` its inverse,
@@ -328,10 +328,38 @@ def safest_paths_numbered(
             if old_d is None or (c, nxt) < old_d:
                 dist[nb] = (c, nxt)
                 push(heap, (c, nxt, flags))
-    return {
-        names[k]: (p, c, tuple(names[i] for i in path))
-        for k, (p, c, path) in best.items()
-    }
+    return _NumberedBest(names, id_of, best)
+
+
+class _NumberedBest(Mapping[str, tuple[int, float, tuple[str, ...]]]):
+    """The answer of :func:`safest_paths_numbered`: hex -> (penalty, MP, path),
+    the path turned into labels when asked for."""
+
+    __slots__ = ("_best", "_id_of", "_names")
+
+    def __init__(
+        self,
+        names: Sequence[str],
+        id_of: Mapping[str, int],
+        best: dict[int, tuple[int, float, tuple[int, ...]]],
+    ) -> None:
+        self._names = names
+        self._id_of = id_of
+        self._best = best
+
+    def __getitem__(self, h: str) -> tuple[int, float, tuple[str, ...]]:
+        k = self._id_of.get(h)
+        got = None if k is None else self._best.get(k)
+        if got is None:
+            raise KeyError(h)
+        names = self._names
+        return got[0], got[1], tuple(names[i] for i in got[2])
+
+    def __iter__(self) -> Iterator[str]:
+        return (self._names[k] for k in self._best)
+
+    def __len__(self) -> int:
+        return len(self._best)
 
 
 @dataclass(frozen=True)
