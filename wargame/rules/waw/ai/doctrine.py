@@ -270,6 +270,7 @@ class _Plan:
         self.held = [(h, vp) for h, vp, _n in objs if st.control.get(h) == self.side]
         self.wanted = [(h, vp) for h, vp, _n in objs if st.control.get(h) != self.side]
         self._garrison: dict[str, str] | None = None
+        self._defences: dict[str, float] = {}
         #: the side's deployed MTU-55 bridges (entry costs), for route planning
         self.bridges = side_bridges(view)
 
@@ -550,11 +551,18 @@ class _Plan:
         return None
 
     def _defence(self, h: str) -> float:
-        """How strongly the enemy holds a hex (its units on and next to it)."""
-        d = self.view.board.distance
-        return 0.5 * sum(
-            self.view.value(t) for t in self.view.targets if d(t.position, h) <= 1
-        )
+        """How strongly the enemy holds a hex (its units on and next to it);
+        remembered for the decision."""
+        memo = self._defences
+        hit = memo.get(h)
+        if hit is None:
+            row, index = self.view.board.distance_row(h), self.view.board.index
+            hit = memo[h] = 0.5 * sum(
+                self.view.value(t)
+                for t in self.view.targets
+                if row[index[t.position]] <= 1  # type: ignore[index]
+            )
+        return hit
 
     def _score(
         self, u: Unit, bound: set[str]
