@@ -334,9 +334,9 @@ class _Movement(_Queries):
         )
         if not cands:
             return []
-        # The offer depends only on these (the enemy units and the smoke, the
-        # HQ's hex, MP and bridges, the friendly stacks it may join): the
-        # same list while they are the same (a pure function: remembered).
+        # The offer to a stack depends only on these (the enemy units and the
+        # smoke, the HQ's hex, MP and bridges) and the stack's hex: remembered
+        # per stack while they are the same (a pure function).
         st = snap.state
         key = (
             self._snap_exposure_key(snap, hq.side),
@@ -346,41 +346,52 @@ class _Movement(_Queries):
             hq.attrs.get("deployed"),
             frozenset(self._enter_costs(st, hq).items()),
             frozenset(self._entry_overrides(st, hq).items()),
-            cands,
         )
-        cache: dict[Any, tuple[Action, ...]] = self.__dict__.setdefault(
+        cache: dict[Any, dict[str, tuple[Action, ...]]] = self.__dict__.setdefault(
             "_hq_options_cache", {}
         )
-        hit = cache.get(key)
-        if hit is None:
-            if len(cache) > 1024:
+        per = cache.get(key)
+        if per is None:
+            if len(cache) > 512:
                 cache.clear()
-            hit = cache[key] = tuple(self._hq_options_of(snap, hq, cands))
-        return list(hit)
+            per = cache[key] = {}
+        todo = [h for h in cands if h not in per]
+        if todo:
+            self._hq_options_to(snap, hq, todo, per)
+        out: list[Action] = []
+        for h in cands:
+            out += per[h]
+        return out
 
-    def _hq_options_of(
-        self, snap: _Snap, hq: Unit, cands: tuple[str, ...]
-    ) -> list[Action]:
-        """:meth:`_move_hq_options` worked out, to the friendly stacks ``cands``."""
+    def _hq_options_to(
+        self,
+        snap: _Snap,
+        hq: Unit,
+        todo: list[str],
+        per: dict[str, tuple[Action, ...]],
+    ) -> None:
+        """The MoveHQ offers of ``hq`` to each of the friendly stacks ``todo``
+        (none where it cannot reach), into ``per``."""
         cheap = self._hq_paths(snap, hq)
-        dests = [h for h in cands if h in cheap]
+        dests = [h for h in todo if h in cheap]
+        for h in todo:
+            if h not in cheap:
+                per[h] = ()
         if not dests:
-            return []
+            return
         exposure = self._exposures(snap, hq.side)
         pens = [path_penalty(cheap[h][1], exposure) for h in dests]
         # only paths less exposed than the worst cheapest path are looked for
         # (the same answers, see safest_paths' ``below``)
         need = max(pens)
         safe = self._hq_safe_paths(snap, hq, need) if need else {}
-        out: list[Action] = []
         for h, pen in zip(dests, pens, strict=True):
-            out.append(MoveHQ(hq.id, h))
-            if pen == 0:
-                continue
-            got = safe.get(h)
-            if got is not None and got[0] < pen:
-                out.append(MoveHQ(hq.id, h, got[2][1:]))
-        return out
+            acts: tuple[Action, ...] = (MoveHQ(hq.id, h),)
+            if pen:
+                got = safe.get(h)
+                if got is not None and got[0] < pen:
+                    acts += (MoveHQ(hq.id, h, got[2][1:]),)
+            per[h] = acts
 
     def _hq_paths(
         self, snap: _Snap, hq: Unit
