@@ -413,7 +413,7 @@ class WawBoard:
                 cache.clear()
             ferry = frozenset(ranks.id_of[h] for h in self._ferry_water)
             hit = cache[key] = (ranks, ranks.adjacency(self.steps(mob, enter)), ferry)
-        return hit  # type: ignore[no-any-return]
+        return hit
 
     def steps(
         self, mobility: Mobility | str, enter: Mapping[str, float] | None = None

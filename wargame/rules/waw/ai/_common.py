@@ -21,7 +21,7 @@ import numpy as np
 from wargame.engine import Decision, GameState, RandomPolicy, Unit
 
 from ..fire import opp_window
-from ..reach import RankedPaths
+from ..reach import RankedPaths, Ranks
 from ..unit_attrs import carried_by, disrupted
 
 __all__ = ["SideView", "at", "expected_gain", "tiebreak", "unit_value", "waw_rules"]
@@ -489,7 +489,7 @@ class CheapScore:
 
     __slots__ = ("ranks", "table", "values")
 
-    def __init__(self, ranks: Any, values: Any) -> None:
+    def __init__(self, ranks: Ranks, values: Any) -> None:
         self.ranks = ranks
         #: the scores as a numpy array, by hex number
         self.values = values

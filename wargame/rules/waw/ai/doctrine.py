@@ -560,7 +560,7 @@ class _Plan:
             hit = memo[h] = 0.5 * sum(
                 self.view.value(t)
                 for t in self.view.targets
-                if row[index[t.position]] <= 1  # type: ignore[index]
+                if row[index[t.position]] <= 1
             )
         return hit
 
