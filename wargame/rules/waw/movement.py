@@ -151,11 +151,41 @@ class _Movement(_Queries):
             and not ops_complete(hq)
         )
         out: list[Action] = []
+        if u.attrs.get("deployed"):
+            return out  # a laid bridge moves only once taken up
+        # The tests of _move_reason(snap, u, nb, False) without its messages
+        # (a fast mirror; legal_actions and check are held to each other by
+        # the conformance tests): WaW 5.0 costs and MP, no enemy-held hex, no
+        # helicopter into a hex with an enemy HQ (ASSUMPTION 43), stacking at
+        # most two, one HQ per hex for an escorted mover.
+        left = self._mp(u) - self._spent(u)
+        enemy = self.enemy_of(u.side)
+        i = self.info[uid]
+        heli = i.is_helicopter
+        n0 = 1 if i.counts else 0
+        escort: Unit | None = None
+        if st.vars.get("acting") == uid and st.vars.get("escort"):
+            escort = st.units[st.vars["escort"]]
+        combat, count, hqs = snap.combat, snap.count, snap.hq
         for nb in self.board.neighbors[here]:
-            if self._move_reason(snap, u, nb, False) is None:
-                out.append(Move(uid, nb))
-                if may_escort and self._move_reason(snap, u, nb, True) is None:
-                    out.append(Move(uid, nb, True))
+            cost = self._enter_cost(st, u, here, nb)
+            if cost == math.inf or cost > left or combat.get((nb, enemy)):
+                continue
+            other = hqs.get(nb)
+            if heli and other and other.side != u.side:
+                continue
+            if count.get((nb, u.side), 0) + n0 > STACK_LIMIT:
+                continue
+            if (
+                escort is not None
+                and other is not None
+                and other.side == u.side
+                and other.id != escort.id
+            ):
+                continue
+            out.append(Move(uid, nb))
+            if may_escort and self._move_reason(snap, u, nb, True) is None:
+                out.append(Move(uid, nb, True))
         return out
 
     def _do_move(self, ctx: RuleContext, a: Move) -> None:
