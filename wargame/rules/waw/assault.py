@@ -86,7 +86,12 @@ class _Assault(_Queries):
         out: list[Action] = []
         if self._side_vals(u).assault > 0:
             lead = self._leader(snap, u) is not None
+            enemy = self.enemy_of(u.side)
             for nb in self.board.neighbors[u.position]:  # type: ignore[index]
+                # no enemy combat unit there (snap.combat counts the units of
+                # _combatants): no assault, as _assault_reason says
+                if not snap.combat.get((nb, enemy)):
+                    continue
                 if self._assault_reason(snap, u, nb, False) is None:
                     out.append(Assault(u.id, nb))
                     if lead:

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from .catalog import ROAD_CLASSES, Mobility, TerrainChart, terrain_chart
+from .reach import Ranks, cheapest
 
 __all__ = [
     "DEFAULT_LOS_HEIGHTS",
@@ -156,6 +157,7 @@ class WawBoard:
         out._cost = {}
         out._reach = {}
         out.__dict__.pop("_adj", None)
+        out.__dict__.pop("_radj", None)
         out.__dict__.pop("_ferry_water_set", None)
         if chart is not None:
             out.chart = chart
@@ -337,6 +339,16 @@ class WawBoard:
         hit = self._reach.get(key)
         if hit is not None:
             return hit
+        if start in self.index:
+            # the same search on hexes numbered in label order (faster)
+            ranked = self._ranked(mob, enter)
+            out: Mapping[str, tuple[float, tuple[str, ...]]] = cheapest(
+                ranked[0], ranked[1], start, mp, blocked_set, ranked[2]
+            )
+            if len(self._reach) > 4096:
+                self._reach.clear()
+            self._reach[key] = out
+            return out
         adj = self.steps(mob, enter)
         ferry = self._ferry_water
         dist: dict[str, float] = {start: 0.0}
@@ -371,6 +383,37 @@ class WawBoard:
             self._reach.clear()
         self._reach[key] = out
         return out
+
+    def ranks(self) -> Ranks:
+        """The hexes numbered in label order (built once per board).
+
+        Examples:
+            >>> import wargame
+            >>> b = board_for(wargame.load_map(window="Remagen"))
+            >>> r = b.ranks()
+            >>> list(r.names) == sorted(b.labels), r.names[r.id_of["Q11"]]
+            (True, 'Q11')
+        """
+        ranks: Ranks | None = self.__dict__.get("_ranks")
+        if ranks is None:
+            ranks = self.__dict__["_ranks"] = Ranks(self.labels)
+        return ranks
+
+    def _ranked(
+        self, mob: str, enter: Mapping[str, float] | None
+    ) -> tuple[Ranks, list[tuple[tuple[int, float], ...]], frozenset[int]]:
+        """The hexes numbered in label order, :meth:`steps` by number and the
+        ferry water hexes by number (cached per class and ``enter``)."""
+        ranks = self.ranks()
+        cache: dict[Any, Any] = self.__dict__.setdefault("_radj", {})
+        key = (mob, frozenset(enter.items()) if enter else None)
+        hit = cache.get(key)
+        if hit is None:
+            if len(cache) > 256:
+                cache.clear()
+            ferry = frozenset(ranks.id_of[h] for h in self._ferry_water)
+            hit = cache[key] = (ranks, ranks.adjacency(self.steps(mob, enter)), ferry)
+        return hit
 
     def steps(
         self, mobility: Mobility | str, enter: Mapping[str, float] | None = None

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from ._common import _word
@@ -33,6 +33,7 @@ __all__ = [
     "path_penalty",
     "path_problem",
     "safest_paths",
+    "safest_paths_numbered",
 ]
 
 #: The bit of each exposure in a path's exposure flags.
@@ -132,6 +133,7 @@ def safest_paths(
     blocked: Iterable[str] = (),
     ends_move: Callable[[str, str], bool] = lambda _a, _b: False,
     steps: Mapping[str, Sequence[tuple[str, float]]] | None = None,
+    below: int = 4,
 ) -> dict[str, tuple[int, float, tuple[str, ...]]]:
     """The least exposed path to every hex within ``mp``: ``hex -> (penalty,
     MP, path)``, the path from ``start`` (included) to the hex.
@@ -152,6 +154,14 @@ def safest_paths(
             ``neighbors`` order) with ``enter_cost`` of each, the ones that
             cannot be entered left out (``WawBoard.steps``); then
             ``enter_cost`` is not called.
+        below: only paths with a penalty below this are looked for (1 to 4;
+            4, the default, finds them all).  The paths found are the same as
+            the full search's: the exposure flags of a path only grow, a
+            state's flags never read states with other flags except their
+            subsets (the dominance test), and the penalty of a set of flags
+            is the flags' value (0 to 3), so the states with flags below
+            ``below`` are searched on their own, in the same order.  A hex
+            whose best penalty is ``below`` or more is left out.
 
     Examples:
         >>> from wargame.rules.waw.command import Exposure
@@ -205,6 +215,8 @@ def safest_paths(
                 continue
             # WaW HQ movement (d): a hex counts once the path goes on from it.
             flags |= _BIT[exposure(here)]
+            if flags >= below:
+                continue  # every path on from here has a penalty of flags
         row = steps[here] if steps is not None else rows.get(here)
         if row is None:
             row = tuple(
@@ -226,6 +238,128 @@ def safest_paths(
                 dist[nb] = (c, nxt)
                 push(heap, (c, nxt, flags))
     return best
+
+
+def safest_paths_numbered(
+    names: Sequence[str],
+    id_of: Mapping[str, int],
+    adj: Sequence[Sequence[tuple[int, float]]],
+    start: str,
+    mp: float,
+    exposure: Callable[[str], Exposure],
+    *,
+    blocked: Iterable[str] = (),
+    ferry: frozenset[int] = frozenset(),
+    below: int = 4,
+) -> Mapping[str, tuple[int, float, tuple[str, ...]]]:
+    """:func:`safest_paths` on hexes numbered in label order (the same answers).
+
+    ``names[k]`` is the hex numbered k (labels sorted), ``id_of`` its inverse,
+    ``adj`` the enterable neighbours of each hex with their MP by number, in
+    neighbour order (:meth:`~.board.WawBoard.steps` numbered), ``ferry`` the
+    numbers of the ferry water hexes: a step from a hex not in it into one in
+    it boards the ferry and ends the move.  Paths are kept as tuples of
+    numbers, which compare as the tuples of labels do, so the heap order and
+    every tie-break are those of :func:`safest_paths`.
+
+    Examples:
+        >>> from wargame.rules.waw.command import Exposure
+        >>> names = ("A", "B", "E", "S")
+        >>> id_of = {h: k for k, h in enumerate(names)}
+        >>> adj = [((2, 1.0), (3, 1.0)), ((2, 1.0), (3, 2.0)),
+        ...        ((0, 1.0), (1, 2.0)), ((0, 1.0), (1, 2.0))]
+        >>> seen = {"A": Exposure.OPEN}
+        >>> out = safest_paths_numbered(names, id_of, adj, "S", 5,
+        ...                             lambda h: seen.get(h, Exposure.NONE))
+        >>> out["E"]
+        (0, 3.0, ('S', 'B', 'E'))
+    """
+    blocked_set = frozenset(id_of[h] for h in blocked if h in id_of)
+    s0 = id_of[start]
+    best: dict[int, tuple[int, float, tuple[int, ...]]] = {}
+    dones: tuple[set[int], ...] = (set(), set(), set(), set())
+    dists: tuple[dict[int, tuple[float, tuple[int, ...]]], ...] = ({}, {}, {}, {})
+    heap: list[tuple[float, tuple[int, ...], int]] = [(0.0, (s0,), 0)]
+    settled: dict[int, list[tuple[int, float]]] = {}
+    bits: dict[int, int] = {}
+    pop, push = heapq.heappop, heapq.heappush
+    while heap:
+        cost, path, flags = pop(heap)
+        here = path[-1]
+        done = dones[flags]
+        if here in done:
+            continue
+        done.add(here)
+        before = settled.get(here)
+        if before is None:
+            settled[here] = [(flags, cost)]
+        else:
+            dominated = False
+            for f, c in before:
+                if f | flags == flags and c < cost:
+                    dominated = True
+                    break
+            if dominated:
+                continue
+            before.append((flags, cost))
+        if here != s0:
+            got = (_PENALTY[flags], cost, path)
+            old = best.get(here)
+            if old is None or got < old:
+                best[here] = got
+            if here in ferry and path[-2] not in ferry:
+                continue  # boarding the ferry ends the move
+            # WaW HQ movement (d): a hex counts once the path goes on from it.
+            bit = bits.get(here)
+            if bit is None:
+                bit = bits[here] = _BIT[exposure(names[here])]
+            flags |= bit
+            if flags >= below:
+                continue
+        done, dist = dones[flags], dists[flags]
+        for nb, step in adj[here]:
+            c = cost + step
+            if c > mp or nb in blocked_set or nb in done or nb in path:
+                continue
+            old_d = dist.get(nb)
+            if old_d is not None and c > old_d[0]:
+                continue
+            nxt = (*path, nb)
+            if old_d is None or (c, nxt) < old_d:
+                dist[nb] = (c, nxt)
+                push(heap, (c, nxt, flags))
+    return _NumberedBest(names, id_of, best)
+
+
+class _NumberedBest(Mapping[str, tuple[int, float, tuple[str, ...]]]):
+    """The answer of :func:`safest_paths_numbered`: hex -> (penalty, MP, path),
+    the path turned into labels when asked for."""
+
+    __slots__ = ("_best", "_id_of", "_names")
+
+    def __init__(
+        self,
+        names: Sequence[str],
+        id_of: Mapping[str, int],
+        best: dict[int, tuple[int, float, tuple[int, ...]]],
+    ) -> None:
+        self._names = names
+        self._id_of = id_of
+        self._best = best
+
+    def __getitem__(self, h: str) -> tuple[int, float, tuple[str, ...]]:
+        k = self._id_of.get(h)
+        got = None if k is None else self._best.get(k)
+        if got is None:
+            raise KeyError(h)
+        names = self._names
+        return got[0], got[1], tuple(names[i] for i in got[2])
+
+    def __iter__(self) -> Iterator[str]:
+        return (self._names[k] for k in self._best)
+
+    def __len__(self) -> int:
+        return len(self._best)
 
 
 @dataclass(frozen=True)

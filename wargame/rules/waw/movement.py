@@ -54,10 +54,13 @@ from .hq_paths import (
     HQMoveOdds,
     path_penalty,
     path_problem,
-    safest_paths,
+    safest_paths_numbered,
 )
 from .hq_paths import hq_move_odds as _odds_along
 from .unit_attrs import carried_by, disrupted, ops_complete
+
+#: hex -> (penalty, MP, path) of :func:`~.hq_paths.safest_paths`
+_SafePaths = Mapping[str, tuple[int, float, tuple[str, ...]]]
 
 
 class _Movement(_Queries):
@@ -148,11 +151,41 @@ class _Movement(_Queries):
             and not ops_complete(hq)
         )
         out: list[Action] = []
+        if u.attrs.get("deployed"):
+            return out  # a laid bridge moves only once taken up
+        # The tests of _move_reason(snap, u, nb, False) without its messages
+        # (a fast mirror; legal_actions and check are held to each other by
+        # the conformance tests): WaW 5.0 costs and MP, no enemy-held hex, no
+        # helicopter into a hex with an enemy HQ (ASSUMPTION 43), stacking at
+        # most two, one HQ per hex for an escorted mover.
+        left = self._mp(u) - self._spent(u)
+        enemy = self.enemy_of(u.side)
+        i = self.info[uid]
+        heli = i.is_helicopter
+        n0 = 1 if i.counts else 0
+        escort: Unit | None = None
+        if st.vars.get("acting") == uid and st.vars.get("escort"):
+            escort = st.units[st.vars["escort"]]
+        combat, count, hqs = snap.combat, snap.count, snap.hq
         for nb in self.board.neighbors[here]:
-            if self._move_reason(snap, u, nb, False) is None:
-                out.append(Move(uid, nb))
-                if may_escort and self._move_reason(snap, u, nb, True) is None:
-                    out.append(Move(uid, nb, True))
+            cost = self._enter_cost(st, u, here, nb)
+            if cost == math.inf or cost > left or combat.get((nb, enemy)):
+                continue
+            other = hqs.get(nb)
+            if heli and other and other.side != u.side:
+                continue
+            if count.get((nb, u.side), 0) + n0 > STACK_LIMIT:
+                continue
+            if (
+                escort is not None
+                and other is not None
+                and other.side == u.side
+                and other.id != escort.id
+            ):
+                continue
+            out.append(Move(uid, nb))
+            if may_escort and self._move_reason(snap, u, nb, True) is None:
+                out.append(Move(uid, nb, True))
         return out
 
     def _do_move(self, ctx: RuleContext, a: Move) -> None:
@@ -319,24 +352,76 @@ class _Movement(_Queries):
         is as little exposed, it is the safest too and is offered once.
         """
         # ASSUMPTION 31: these two paths are offered; any legal path is accepted.
-        dests = self._hq_destinations(snap, hq)
-        if not dests:
+        here = hq.position
+        if not snap.combat.get((here, hq.side)):  # type: ignore[arg-type]
             return []
-        cheap = self._hq_paths(snap, hq)
-        exposure = self._exposures(snap, hq.side)
-        safe: Mapping[str, tuple[int, float, tuple[str, ...]]] | None = None
+        cands = tuple(
+            sorted(
+                h
+                for (h, side), n in snap.combat.items()
+                if side == hq.side and n and h != here and h not in snap.hq
+            )
+        )
+        if not cands:
+            return []
+        # The offer to a stack depends only on these (the enemy units and the
+        # smoke, the HQ's hex, MP and bridges) and the stack's hex: remembered
+        # per stack while they are the same (a pure function).
+        st = snap.state
+        key = (
+            self._snap_exposure_key(snap, hq.side),
+            hq.id,
+            here,
+            self._mp(hq) - self._spent(hq),
+            hq.attrs.get("deployed"),
+            frozenset(self._enter_costs(st, hq).items()),
+            frozenset(self._entry_overrides(st, hq).items()),
+        )
+        cache: dict[Any, dict[str, tuple[Action, ...]]] = self.__dict__.setdefault(
+            "_hq_options_cache", {}
+        )
+        per = cache.get(key)
+        if per is None:
+            if len(cache) > 512:
+                cache.clear()
+            per = cache[key] = {}
+        todo = [h for h in cands if h not in per]
+        if todo:
+            self._hq_options_to(snap, hq, todo, per)
         out: list[Action] = []
-        for h in dests:
-            out.append(MoveHQ(hq.id, h))
-            pen = path_penalty(cheap[h][1], exposure)
-            if pen == 0:
-                continue
-            if safe is None:
-                safe = self._hq_safe_paths(snap, hq)
-            s_pen, _mp, s_path = safe[h]
-            if s_pen < pen:
-                out.append(MoveHQ(hq.id, h, s_path[1:]))
+        for h in cands:
+            out += per[h]
         return out
+
+    def _hq_options_to(
+        self,
+        snap: _Snap,
+        hq: Unit,
+        todo: list[str],
+        per: dict[str, tuple[Action, ...]],
+    ) -> None:
+        """The MoveHQ offers of ``hq`` to each of the friendly stacks ``todo``
+        (none where it cannot reach), into ``per``."""
+        cheap = self._hq_paths(snap, hq)
+        dests = [h for h in todo if h in cheap]
+        for h in todo:
+            if h not in cheap:
+                per[h] = ()
+        if not dests:
+            return
+        exposure = self._exposures(snap, hq.side)
+        pens = [path_penalty(cheap[h][1], exposure) for h in dests]
+        # only paths less exposed than the worst cheapest path are looked for
+        # (the same answers, see safest_paths' ``below``)
+        need = max(pens)
+        safe = self._hq_safe_paths(snap, hq, need) if need else {}
+        for h, pen in zip(dests, pens, strict=True):
+            acts: tuple[Action, ...] = (MoveHQ(hq.id, h),)
+            if pen:
+                got = safe.get(h)
+                if got is not None and got[0] < pen:
+                    acts += (MoveHQ(hq.id, h, got[2][1:]),)
+            per[h] = acts
 
     def _hq_paths(
         self, snap: _Snap, hq: Unit
@@ -367,12 +452,13 @@ class _Movement(_Queries):
         return cost, path
 
     def _hq_safe_paths(
-        self, snap: _Snap, hq: Unit
+        self, snap: _Snap, hq: Unit, below: int = 4
     ) -> Mapping[str, tuple[int, float, tuple[str, ...]]]:
         """Least exposed paths of an HQ within its MP: ``hex -> (penalty, MP, path)``
         (:func:`~.hq_paths.safest_paths`), under the movement rules of
         :meth:`_hq_paths`: WaW 5.0 costs, enemy hexes blocked, boarding a ferry
-        ends the move."""
+        ends the move.  Only the hexes whose least penalty is below ``below``
+        are sure to be there."""
         st = snap.state
         left = self._mp(hq) - self._spent(hq)
         # the same while the enemy, the smoke, the HQ's hex, MP and bridges are
@@ -383,26 +469,31 @@ class _Movement(_Queries):
             left,
             frozenset(self._enter_costs(st, hq).items()),
         )
-        cache: dict[Any, Mapping[str, tuple[int, float, tuple[str, ...]]]] = (
-            self.__dict__.setdefault("_safe_paths_cache", {})
+        cache: dict[Any, tuple[int, _SafePaths]] = self.__dict__.setdefault(
+            "_safe_paths_cache", {}
         )
-        hit = cache.get(key)
-        if hit is None:
+        entry = cache.get(key)
+        if entry is None or entry[0] < below:
             if len(cache) > 256:
                 cache.clear()
-            hit = cache[key] = safest_paths(
-                hq.position,  # type: ignore[arg-type]
-                left,
-                self.board.neighbors,
-                self._enter_cost_fn(st, hq),
-                self._exposures(snap, hq.side),
-                blocked=self._hq_blocked(snap, hq),
-                ends_move=self._boards_ferry_fn(),
-                steps=self.board.steps(
-                    self.info[hq.id].mobility, self._entry_overrides(st, hq)
+            ranks, adj, ferry = self.board._ranked(
+                self.info[hq.id].mobility, self._entry_overrides(st, hq)
+            )
+            entry = cache[key] = (
+                below,
+                safest_paths_numbered(
+                    ranks.names,
+                    ranks.id_of,
+                    adj,
+                    hq.position,  # type: ignore[arg-type]
+                    left,
+                    self._exposures(snap, hq.side),
+                    blocked=self._hq_blocked(snap, hq),
+                    ferry=ferry,
+                    below=below,
                 ),
             )
-        return hit
+        return entry[1]
 
     def hq_move_odds(self, state: GameState, action: MoveHQ) -> HQMoveOdds:
         """Path, MP and exact risk-roll odds of an HQ's independent move.

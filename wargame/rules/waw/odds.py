@@ -61,9 +61,25 @@ def net_hit_pmf(fire: FireFactors, defence: SaveFactors) -> tuple[Fraction, ...]
         >>> net_hit_pmf(fire_factors(1, 4), save_factors(terrain_dice=1))
         (Fraction(2, 3), Fraction(1, 3))
     """
-    hits = _binomial(fire.firepower, fire.hit_probability)
-    saves = _binomial(defence.dice, defence.save_probability)
-    out = [Fraction(0)] * (fire.firepower + 1)
+    key = (fire.firepower, fire.hit_probability, defence.dice, defence.save_probability)
+    hit = _PMFS.get(key)
+    if hit is None:
+        hit = _PMFS[key] = _net_hit_pmf(*key)
+    return hit
+
+
+#: :func:`net_hit_pmf` by what it reads (dice and chances): a few dozen
+#: distinct ones, asked for by every new shot the AI weighs.
+_PMFS: dict[tuple[int, Fraction, int, Fraction], tuple[Fraction, ...]] = {}
+
+
+def _net_hit_pmf(
+    firepower: int, p_hit: Fraction, save_dice: int, p_save: Fraction
+) -> tuple[Fraction, ...]:
+    """:func:`net_hit_pmf` worked out (WaW 6.1: hits less saves, at least 0)."""
+    hits = _binomial(firepower, p_hit)
+    saves = _binomial(save_dice, p_save)
+    out = [Fraction(0)] * (firepower + 1)
     for h, p_h in enumerate(hits):
         for s, p_s in enumerate(saves):
             out[max(h - s, 0)] += p_h * p_s

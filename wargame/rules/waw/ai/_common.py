@@ -16,9 +16,12 @@ import weakref
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from wargame.engine import Decision, GameState, RandomPolicy, Unit
 
 from ..fire import opp_window
+from ..reach import RankedPaths, Ranks
 from ..unit_attrs import carried_by, disrupted
 
 __all__ = ["SideView", "at", "expected_gain", "tiebreak", "unit_value", "waw_rules"]
@@ -480,6 +483,44 @@ def replace_hq_choice(view: SideView, acts: Sequence[Any]) -> Any:
     return min(options, key=rank)
 
 
+class CheapScore:
+    """A move score known for every hex of the board at once: ``values[k]``
+    for the hex ``ranks.names[k]`` (label order); call it with a label."""
+
+    __slots__ = ("ranks", "table", "values")
+
+    def __init__(self, ranks: Ranks, values: Any) -> None:
+        self.ranks = ranks
+        #: the scores as a numpy array, by hex number
+        self.values = values
+        #: the same as Python floats
+        self.table: list[float] = values.tolist()
+
+    def score(self, h: str) -> float:
+        """The score of hex ``h``."""
+        return self.table[self.ranks.id_of[h]]
+
+
+def _top_ranked(
+    paths: RankedPaths, here: str, cheap: CheapScore, shortlist: int
+) -> list[tuple[float, str]]:
+    """The ``shortlist`` best hexes of ``paths`` but ``here`` by ``cheap``
+    (ties: label), best first: what ``heapq.nsmallest`` gives on the list of
+    ``(score, hex)`` by ``(-score, hex)``, found with numpy."""
+    ids = paths.ids()
+    ids = ids[ids != cheap.ranks.id_of[here]]
+    vals = cheap.values[ids]
+    n = len(ids)
+    if n > shortlist:
+        # the hexes scoring at least the shortlist-th best (ties included)
+        cut = np.partition(vals, n - shortlist)[n - shortlist]
+        keep = vals >= cut
+        ids, vals = ids[keep], vals[keep]
+    ranked = sorted(zip((-vals).tolist(), ids.tolist(), strict=True))[:shortlist]
+    names, table = cheap.ranks.names, cheap.table
+    return [(table[k], names[k]) for _v, k in ranked]
+
+
 def best_destination(
     view: SideView,
     u: Unit,
@@ -506,12 +547,23 @@ def best_destination(
     """
     paths = view.rules.paths(view.state, u)
     here = at(u)
-    cands = [(score(h), h) for h in paths if h != here]
-    if costly is not None:
+    cheap = getattr(score, "__self__", None)
+    if (
+        costly is not None
+        and isinstance(cheap, CheapScore)
+        and isinstance(paths, RankedPaths)
+        and cheap.ranks is paths.ranks
+    ):
+        top = _top_ranked(paths, here, cheap, shortlist)
+        cands = [(s + costly(h), h) for s, h in top]
+        stay = score(here) + costly(here) + keep
+    elif costly is not None:
+        cands = [(score(h), h) for h in paths if h != here]
         top = heapq.nsmallest(shortlist, cands, key=lambda x: (-x[0], x[1]))
         cands = [(s + costly(h), h) for s, h in top]
         stay = score(here) + costly(here) + keep
     else:
+        cands = [(score(h), h) for h in paths if h != here]
         stay = score(here) + keep
     best: tuple[float, float, str, tuple[str, ...]] = (stay, 0.0, here, (here,))
     for s, h in cands:

@@ -43,6 +43,8 @@ from functools import lru_cache
 from math import comb
 from typing import Any
 
+import numpy as np
+
 from wargame.engine import Decision, Unit
 
 from .. import (
@@ -68,6 +70,7 @@ from .. import (
 from ..unit_attrs import carried_by, disrupted
 from ._common import (
     FERRY_DELAY_MP,
+    CheapScore,
     SideView,
     at,
     best_destination,
@@ -88,9 +91,74 @@ from ._common import (
 __all__ = ["DoctrinePolicy"]
 
 #: Memo of the cheap part of the move score, per board and its inputs.
-_CHEAP: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], dict[str, float]]] = (
+_CHEAP: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], CheapScore]] = (
     weakref.WeakKeyDictionary()
 )
+
+
+#: Per board: the cover dice by hex number and the numbering's permutation of
+#: the board's index (distance rows), built once.
+_ARRAYS: weakref.WeakKeyDictionary[Any, dict[str, Any]] = weakref.WeakKeyDictionary()
+
+
+def _board_arrays(board: Any, cover: dict[str, int]) -> dict[str, Any]:
+    """Per-board constant arrays in label order: ``cover`` (defence dice),
+    ``perm`` (the :attr:`~.board.WawBoard.index` of each hex) and ``travel``
+    (:func:`_travel_array`'s memo)."""
+    hit = _ARRAYS.get(board)
+    if hit is None:
+        names = board.ranks().names
+        hit = _ARRAYS[board] = {
+            "cover": np.array([cover[h] for h in names], dtype=np.float64),
+            "perm": np.array([board.index[h] for h in names], dtype=np.intp),
+            "travel": {},
+        }
+    return hit
+
+
+def _travel_array(board: Any, travel: dict[str, float]) -> Any:
+    """A :func:`travel_map` by hex number (99 MP where it has none), remembered
+    per map (travel maps are themselves cached per board and inputs)."""
+    memo: dict[int, tuple[dict[str, float], Any]] = _ARRAYS[board]["travel"]
+    hit = memo.get(id(travel))
+    if hit is None or hit[0] is not travel:
+        if len(memo) > 512:
+            memo.clear()
+        arr = np.array(
+            [travel.get(h, 99.0) for h in board.ranks().names], dtype=np.float64
+        )
+        hit = memo[id(travel)] = (travel, arr)
+    return hit[1]
+
+
+def _cheap_table(
+    board: Any,
+    cover: dict[str, int],
+    travel: dict[str, float] | None,
+    pull_hard: bool,
+    pull: float,
+    wanted: dict[str, int],
+    hq_at: str | None,
+    reach: int,
+) -> CheapScore:
+    """The cheap part of the move score of :meth:`_Plan._score` for every hex
+    at once (numpy, in the board's label order): cover, the pull of the goal
+    (travel MP), wanted objectives and staying in command range.  The same
+    operations in the same order as one hex at a time, so the same floats."""
+    ranks = board.ranks()
+    consts = _board_arrays(board, cover)
+    s = 0.25 * consts["cover"]
+    if travel is not None:
+        dist = np.minimum(_travel_array(board, travel), 99.0)
+        s = s - (pull * dist if pull_hard else 0.2 * np.maximum(0.0, dist - 3))
+    for h, vp in wanted.items():
+        k = ranks.id_of.get(h)
+        if k is not None:
+            s[k] = s[k] + 0.6 * vp
+    if hq_at is not None:
+        row = np.array(board.distance_row(hq_at), dtype=np.int64)[consts["perm"]]
+        s = np.where(row > reach + 1, s - 0.4, s)
+    return CheapScore(ranks, s)
 
 
 @lru_cache(maxsize=4096)
@@ -202,6 +270,7 @@ class _Plan:
         self.held = [(h, vp) for h, vp, _n in objs if st.control.get(h) == self.side]
         self.wanted = [(h, vp) for h, vp, _n in objs if st.control.get(h) != self.side]
         self._garrison: dict[str, str] | None = None
+        self._defences: dict[str, float] = {}
         #: the side's deployed MTU-55 bridges (entry costs), for route planning
         self.bridges = side_bridges(view)
 
@@ -482,18 +551,24 @@ class _Plan:
         return None
 
     def _defence(self, h: str) -> float:
-        """How strongly the enemy holds a hex (its units on and next to it)."""
-        d = self.view.board.distance
-        return 0.5 * sum(
-            self.view.value(t) for t in self.view.targets if d(t.position, h) <= 1
-        )
+        """How strongly the enemy holds a hex (its units on and next to it);
+        remembered for the decision."""
+        memo = self._defences
+        hit = memo.get(h)
+        if hit is None:
+            row, index = self.view.board.distance_row(h), self.view.board.index
+            hit = memo[h] = 0.5 * sum(
+                self.view.value(t)
+                for t in self.view.targets
+                if row[index[t.position]] <= 1
+            )
+        return hit
 
     def _score(
         self, u: Unit, bound: set[str]
     ) -> tuple[Callable[[str], float], Callable[[str], float]]:
         view = self.view
         goal = self._goal(u)
-        d = view.board.distance
         attack = self.posture == "attack"
         garrison = goal is not None and self._garrison_map().get(goal) == u.id
         wanted = dict(self.wanted)
@@ -537,29 +612,21 @@ class _Plan:
             tuple(sorted(self.bridges.items())),
         )
         per_board = _CHEAP.setdefault(view.board, {})
-        memo = per_board.get(key)
-        if memo is None:
+        table = per_board.get(key)
+        if table is None:
             if len(per_board) > 2000:
                 per_board.clear()
-            memo = per_board[key] = {}
-
-        def score(h: str) -> float:
-            hit = memo.get(h)
-            if hit is not None:
-                return hit
-            s = 0.25 * cover[h]
-            if goal is not None:
-                dist = min(travel.get(h, 99.0), 99.0)
-                if garrison or attack:
-                    s -= pull * dist
-                else:
-                    s -= 0.2 * max(0.0, dist - 3)
-            if attack and h in wanted:
-                s += 0.6 * wanted[h]
-            if hq_at is not None and d(h, hq_at) > reach + 1:
-                s -= 0.4
-            memo[h] = s
-            return s
+            table = per_board[key] = _cheap_table(
+                view.board,
+                cover,
+                travel if goal is not None else None,
+                garrison or attack,
+                pull,
+                wanted if attack else {},
+                hq_at,
+                reach,
+            )
+        score = table.score
 
         def costly(h: str) -> float:
             return w_fire * view.firepower_at(u, h) - w_exp * view.threat(u, h)
