@@ -251,7 +251,9 @@ class CardPlay(CardEffects, CardWeapons, Mixin):
         out: list[PlayCard] = []
         legal: dict[tuple[str, ...], bool] = {}
         for a in cands:
-            if any(self._path(state, state.units[x], a.hex) is None for x in a.units):
+            to = a.hex
+            assert isinstance(to, str)  # _deploy_candidates names a hex
+            if any(self._path(state, state.units[x], to) is None for x in a.units):
                 continue  # _rapid_deployment_problem refuses it
             ok = legal.get(a.units)
             if ok is None:
