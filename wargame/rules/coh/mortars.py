@@ -43,6 +43,7 @@ PIONEER_SMOKE_AP = 2
 SMOKE_PLACED = 2
 #: How far a spotting hex may be from its mortar (§12.0).
 SPOTTER_REACH = 2
+_NOT_KEPT = object()  # a cache miss (None is a kept answer)
 
 
 class Mortars(Mixin):
@@ -172,9 +173,29 @@ class Mortars(Mixin):
         self, state: GameState, side: str, mortar: Unit, target: str
     ) -> str | None:
         assert mortar.hex is not None
+        far = int(self.specs[mortar.id].type.range or 0) * 2 + SPOTTER_REACH
+        # The pick reads only the board, the smoke and the spotting hexes
+        # (themselves of the mortar's hex, the smoke and the held hexes), so it
+        # is kept across states by those (a speed-up only, issue #23).
+        spots = tuple(self.spotting_hexes(state, side, mortar))
+        key = (mortar.hex, far, spots, state.vars.get("smoke") or (), target)
+        cache: dict[Any, Any] = self.__dict__.setdefault("_best_spotter_cache", {})
+        try:
+            got = cache.get(key, _NOT_KEPT)
+        except TypeError:  # unhashable smoke: work it out each time
+            return self._pick_spotter(state, side, mortar, target, far)
+        if got is _NOT_KEPT:
+            if len(cache) > 20000:
+                cache.clear()
+            got = cache[key] = self._pick_spotter(state, side, mortar, target, far)
+        return got  # type: ignore[no-any-return]
+
+    def _pick_spotter(
+        self, state: GameState, side: str, mortar: Unit, target: str, far: int
+    ) -> str | None:
+        assert mortar.hex is not None
         # what each spotting hex sees within the mortar's reach, kept per hex
         # (Hidden.sight_fan); a target beyond it is looked at directly
-        far = int(self.specs[mortar.id].type.range or 0) * 2 + SPOTTER_REACH
         memo = self.memo(state)
         key = ("spotter_fans", side, mortar.id, mortar.hex)
         fans = None if memo is None else memo.get(key)

@@ -413,7 +413,8 @@ class CohRuleset(
                 state, lead.hex, lead.facing if narrow else None, max(reach, 0)
             )
             # the rest is what fire_problem refuses, left out cheaply first
-            for h in sorted(h for h in set(cands) if h == lead.hex or h in fan):
+            at = lead.hex  # read once: a property (issue #23)
+            for h in sorted(h for h in set(cands) if h == at or h in fan):
                 # the problem of a fire without CAPs does not depend on the payment
                 probe = Fire((lead.id,), h)
                 problem, cost = self.fire_problem(state, side, probe)
