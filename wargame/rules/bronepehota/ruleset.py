@@ -498,6 +498,15 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
         return out
 
     def legal_actions(self, state: GameState) -> list[Action]:
+        # the figures are read from ``state``, unchanged here, once (table.py)
+        before = self._figs_memo
+        self._figs_memo = (state, self._build_figures(state))
+        try:
+            return self._legal_actions(state)
+        finally:
+            self._figs_memo = before
+
+    def _legal_actions(self, state: GameState) -> list[Action]:
         side = self.current_side(state)
         if side is None:
             return []

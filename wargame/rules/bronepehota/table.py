@@ -79,6 +79,8 @@ class Table(RulesetBase):
     loadouts: dict[str, tuple[Weapon, ...]]
     placed: dict[str, Any]
     _sight: dict[tuple[float, ...], float]
+    #: ``(state, figures)`` while one :meth:`legal_actions` call reads ``state``
+    _figs_memo: tuple[GameState, list[Fig]] | None = None
 
     def _machine_radius(self, mach: Machine) -> float:
         return MACHINE_RADIUS_STEPS["heavy" if mach.heavy else "light"] * self.step_m
@@ -107,6 +109,14 @@ class Table(RulesetBase):
         raise IllegalActionError(f"unit {uid} has no figure {mid!r} on the map")
 
     def _figures(self, state: GameState) -> list[Fig]:
+        # within one legal_actions call the state does not change: the figures
+        # are built once (issue 23, speed of play) and each caller gets a copy
+        memo = getattr(self, "_figs_memo", None)
+        if memo is not None and memo[0] is state:
+            return list(memo[1])
+        return self._build_figures(state)
+
+    def _build_figures(self, state: GameState) -> list[Fig]:
         return [
             self._fig(u, m)
             for u in state.units.values()
@@ -174,15 +184,17 @@ class Table(RulesetBase):
         )
         key = (a.x, a.y, b.x, b.y, eye, *heights)
         if key not in self._sight:
+            # the compiled pair test gives the free-point rule's answers bit
+            # for bit (wargame.geo.los_points.los_pairs), without building a
+            # sight profile for each height (issue 23, speed of play)
             seen = sum(
                 bool(
-                    self.map.los(
-                        (a.x, a.y),
-                        (b.x, b.y),
+                    self.map.los_pairs(
+                        [(a.x, a.y)],
+                        [(b.x, b.y)],
                         observer_height_m=eye,
                         target_height_m=h,
-                        hex_rule=False,
-                    ).visible
+                    )[0, 0]
                 )
                 for h in heights
             )
