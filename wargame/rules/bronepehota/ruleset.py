@@ -233,6 +233,10 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
         if problems:
             raise ScenarioError(problems)
         self._sight: dict[tuple[float, ...], float] = {}
+        # the map does not change: answers about its ground are remembered
+        self._ground: dict[tuple[float, ...], frozenset[str]] = {}
+        self._elev: dict[tuple[float, float], float] = {}
+        self._jump_top: dict[tuple[float, ...], float] = {}
 
     def _turn_to_act(self, state: GameState, uid: str, mid: str, act: str) -> Fig:
         """Who acts, checked against the turn: the side, the unit, the figure."""
@@ -323,26 +327,36 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
                     f"§4.1: the way passes through {o.model.id} at ({p.x:.1f}, "
                     f"{p.y:.1f}); go round, or stop touching it"
                 )
-        # the ground under the way, sampled every 2 m (the map's land cover is 10 m)
-        n = max(2, math.ceil(d / 2.0) + 1)
-        xs = [start.x + (to.x - start.x) * k / (n - 1) for k in range(n)]
-        ys = [start.y + (to.y - start.y) * k / (n - 1) for k in range(n)]
-        ground = {str(c) for c in self.map.terrain_at(xs, ys)}
+        ground = self._ground_along(start, to, d)
         if f.airborne:
             if "woods" in ground:  # §4.2: trees (20 m) stand above its flight
                 return "§4.2: the way crosses woods, taller than the flight; fly round"
             return None
         if "water" in ground:
             return "§4.1 (map): the way crosses water, an obstacle deeper than a step"
-        rise = abs(
-            float(self.map.elevation(to.x, to.y))
-            - float(self.map.elevation(start.x, start.y))
-        )
+        rise = abs(self._elevation(to.x, to.y) - self._elevation(start.x, start.y))
         if rise > d:
             return (
                 f"§4.1: a gradient of over 45° ({rise:.0f} m up or down in {d:.0f} m)"
             )
         return None
+
+    def _ground_along(self, start: Point, to: Point, d: float) -> frozenset[str]:
+        """The land-cover classes under the way from ``start`` to ``to`` (``d``
+        metres long), sampled every 2 m (the map's land cover is 10 m)."""
+        key = (start.x, start.y, to.x, to.y)
+        if key not in self._ground:
+            n = max(2, math.ceil(d / 2.0) + 1)
+            xs = [start.x + (to.x - start.x) * k / (n - 1) for k in range(n)]
+            ys = [start.y + (to.y - start.y) * k / (n - 1) for k in range(n)]
+            self._ground[key] = frozenset(str(c) for c in self.map.terrain_at(xs, ys))
+        return self._ground[key]
+
+    def _elevation(self, x: float, y: float) -> float:
+        """The map's ground height at ``(x, y)`` (m), remembered."""
+        if (x, y) not in self._elev:
+            self._elev[(x, y)] = float(self.map.elevation(x, y))
+        return self._elev[(x, y)]
 
     def shot_problem(
         self, state: GameState, f: Fig, tid: str, tmid: str, key: str = ""
@@ -499,12 +513,8 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
 
     def legal_actions(self, state: GameState) -> list[Action]:
         # the figures are read from ``state``, unchanged here, once (table.py)
-        before = self._figs_memo
-        self._figs_memo = (state, self._build_figures(state))
-        try:
+        with self.reading(state):
             return self._legal_actions(state)
-        finally:
-            self._figs_memo = before
 
     def _legal_actions(self, state: GameState) -> list[Action]:
         side = self.current_side(state)
@@ -634,6 +644,14 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
         return Outcome(top[0] if len(top) == 1 else None, "turn limit", vp, state.turn)
 
     def objective_control(self, state: GameState) -> dict[str, str | None]:
+        memo = self._memo(state)
+        if memo is not None:
+            if "held" not in memo:
+                memo["held"] = self._objective_control(state)
+            return dict(memo["held"])
+        return self._objective_control(state)
+
+    def _objective_control(self, state: GameState) -> dict[str, str | None]:
         out: dict[str, str | None] = {}
         for name, (p, _) in self.objectives.items():
             near = {
