@@ -540,6 +540,10 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
             for m in todo[:3]:
                 f = self._fig(u, m)
                 if f.machine is None or f.soldier is not None:
+                    # the sight lines it may shoot along, all at once (table.py)
+                    self.prefetch_sight(
+                        f, [e for e in self._figures(state) if e.unit.side != u.side]
+                    )
                     out += self._figure_actions(state, f)
                     out += self.option_actions(state, f)  # optional.py
                     crew += self._crew_actions(state, f)
