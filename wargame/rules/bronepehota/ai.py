@@ -307,7 +307,7 @@ class GreedyPolicy(ScoredPolicy):
         if goals:
             g = min(goals, key=lambda p: distance(start, p))
             score += STEP_VALUE * (distance(start, g) - distance(to, g)) / rules.step_m
-        ground = str(rules.map.terrain_at([to.x], [to.y])[0])
+        ground = rules.ground_at(to)
         if ground in COVER_GROUND:
             score += COVER_BONUS * self.cover_weight
         score += self._board_prospect(rules, view, f, to)

@@ -237,6 +237,8 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
         self._ground: dict[tuple[float, ...], frozenset[str]] = {}
         self._elev: dict[tuple[float, float], float] = {}
         self._jump_top: dict[tuple[float, ...], float] = {}
+        self._samples: dict[tuple[float, ...], tuple[Point, ...]] = {}
+        self._ground_pt: dict[tuple[float, float], str] = {}
 
     def _turn_to_act(self, state: GameState, uid: str, mid: str, act: str) -> Fig:
         """Who acts, checked against the turn: the side, the unit, the figure."""
@@ -351,6 +353,27 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
             ys = [start.y + (to.y - start.y) * k / (n - 1) for k in range(n)]
             self._ground[key] = frozenset(str(c) for c in self.map.terrain_at(xs, ys))
         return self._ground[key]
+
+    def _sampled_moves(self, a: Point, reach: float) -> list[Point]:
+        """The engine's sample of moves of up to ``reach`` m from ``a`` (toward
+        the objectives, into cover, four directions): the map and objectives
+        do not change, so it is remembered per start and reach."""
+        key = (a.x, a.y, reach)
+        if key not in self._samples:
+            objectives = {k: p for k, (p, _) in self.objectives.items()}
+            self._samples[key] = tuple(
+                c.point
+                for c in candidate_moves(
+                    a, reach, game_map=self.map, objectives=objectives, directions=4
+                )
+            )
+        return list(self._samples[key])
+
+    def ground_at(self, p: Point) -> str:
+        """The map's land-cover class at ``p``, remembered."""
+        if (p.x, p.y) not in self._ground_pt:
+            self._ground_pt[(p.x, p.y)] = str(self.map.terrain_at([p.x], [p.y])[0])
+        return self._ground_pt[(p.x, p.y)]
 
     def _elevation(self, x: float, y: float) -> float:
         """The map's ground height at ``(x, y)`` (m), remembered."""
@@ -497,12 +520,8 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
                         round(a.x + (g.x - a.x) * k, 2), round(a.y + (g.y - a.y) * k, 2)
                     )
                 )
-            objectives = {k: p for k, (p, _) in self.objectives.items()}
             if reach > 0:
-                for c in candidate_moves(
-                    a, reach, game_map=self.map, objectives=objectives, directions=4
-                ):
-                    pts.append(c.point)
+                pts += self._sampled_moves(a, reach)
             for p in pts:
                 if distance(p, a) == 0:
                     continue
