@@ -89,6 +89,7 @@ from wargame.engine import (
     Point,
     Scenario,
     ScenarioError,
+    Unit,
     candidate_moves,
     locate_objectives,
     place_units,
@@ -535,6 +536,25 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
         with self.reading(state):
             return self._legal_actions(state)
 
+    def _prefetch(self, state: GameState, side: str, units: list[Unit]) -> None:
+        """The sight lines the figures offered actions below may shoot along,
+        worked out all at once (:meth:`prefetch_sight`): the same figures as
+        the loop of :meth:`_legal_actions` picks."""
+        done = set(state.vars.get("done", ())) | set(state.vars.get("spent", ()))
+        current = state.vars.get("current")
+        shooters = []
+        for u in units:
+            todo = [
+                m
+                for m in u.models
+                if m.id not in done and isinstance(m.position, Point)
+            ]
+            todo.sort(key=lambda m: (m.id != current, m.id))
+            shooters += [self._fig(u, m) for m in todo[:3]]
+        self.prefetch_sight(
+            shooters, [e for e in self._figures(state) if e.unit.side != side]
+        )
+
     def _legal_actions(self, state: GameState) -> list[Action]:
         side = self.current_side(state)
         if side is None:
@@ -547,6 +567,7 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
         crew: list[Action] = []
         done = set(state.vars.get("done", ()))
         current = state.vars.get("current")
+        self._prefetch(state, side, units)
         for u in units:
             spent = set(state.vars.get("spent", ()))
             todo = [
@@ -559,10 +580,6 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
             for m in todo[:3]:
                 f = self._fig(u, m)
                 if f.machine is None or f.soldier is not None:
-                    # the sight lines it may shoot along, all at once (table.py)
-                    self.prefetch_sight(
-                        f, [e for e in self._figures(state) if e.unit.side != u.side]
-                    )
                     out += self._figure_actions(state, f)
                     out += self.option_actions(state, f)  # optional.py
                     crew += self._crew_actions(state, f)

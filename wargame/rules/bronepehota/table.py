@@ -14,6 +14,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, cast
 
+import numpy as np
+
 from wargame.engine import (
     GameState,
     IllegalActionError,
@@ -224,30 +226,43 @@ class Table(RulesetBase):
             for h in SIGHT_HEIGHTS_M["machine" if target.machine else "soldier"]
         )
 
-    def prefetch_sight(self, shooter: Fig, targets: Iterable[Fig]) -> None:
-        """Work out :meth:`visible_part` of ``shooter`` against every one of
-        ``targets`` at once: one compiled call per height for them all instead
-        of one per target and height, the same answers bit for bit
-        (:func:`wargame.geo.los_points.los_pairs`; issue 23, speed of play)."""
-        a = self._pos(shooter)
-        eye = EYE_M + self._height(shooter)
-        todo: dict[tuple[float, ...], dict[tuple[float, ...], Point]] = {}
-        for t in targets:
-            b = self._pos(t)
-            heights = self._sight_heights(t)
-            key = (a.x, a.y, b.x, b.y, eye, *heights)
-            if key not in self._sight:
-                todo.setdefault(heights, {})[key] = b
-        for heights, items in todo.items():
-            ends = [(b.x, b.y) for b in items.values()]
-            seen = [0] * len(ends)
+    def prefetch_sight(self, shooters: Iterable[Fig], targets: Iterable[Fig]) -> None:
+        """Work out :meth:`visible_part` of each of ``shooters`` against every
+        one of ``targets`` at once: one compiled call per eye, kind of target
+        and height for them all instead of one per pair and height, the same
+        answers bit for bit (:func:`wargame.geo.los_points.los_pairs`; issue
+        23, speed of play)."""
+        # (eye, target heights) -> shooter points, target points, missing keys
+        todo: dict[
+            tuple[float, tuple[float, ...]],
+            tuple[dict[Point, None], dict[Point, None], set[tuple[float, ...]]],
+        ] = {}
+        ends = list(targets)
+        for f in shooters:
+            a = self._pos(f)
+            eye = EYE_M + self._height(f)
+            for t in ends:
+                b = self._pos(t)
+                heights = self._sight_heights(t)
+                key = (a.x, a.y, b.x, b.y, eye, *heights)
+                if key not in self._sight:
+                    g = todo.setdefault((eye, heights), ({}, {}, set()))
+                    g[0][a] = None
+                    g[1][b] = None
+                    g[2].add(key)
+        for (eye, heights), (froms, tos, keys) in todo.items():
+            xy_a = [(a.x, a.y) for a in froms]
+            xy_b = [(b.x, b.y) for b in tos]
+            seen = np.zeros((len(xy_a), len(xy_b)), dtype=np.int64)
             for h in heights:
-                row = self.map.los_pairs(
-                    [(a.x, a.y)], ends, observer_height_m=eye, target_height_m=h
-                )[0]
-                seen = [n + bool(v) for n, v in zip(seen, row, strict=True)]
-            for key, n in zip(items, seen, strict=True):
-                self._sight[key] = n / len(heights)
+                seen += self.map.los_pairs(
+                    xy_a, xy_b, observer_height_m=eye, target_height_m=h
+                )
+            for i, a in enumerate(froms):
+                for j, b in enumerate(tos):
+                    key = (a.x, a.y, b.x, b.y, eye, *heights)
+                    if key in keys:
+                        self._sight[key] = int(seen[i, j]) / len(heights)
 
     def _machine_moves(
         self, f: Fig, to: Point, facing: float | None
