@@ -56,7 +56,7 @@ from typing import Any
 
 from wargame.engine import Point
 from wargame.engine.points import distance
-from wargame.engine.policy import ScoredPolicy
+from wargame.engine.policy import Decision, ScoredPolicy, tie_break
 
 from .actions import Board, EndSquad, Fig, Leave, Move, Shoot, angle_off
 from .ai_options import AIMED_COST, throw_value
@@ -108,6 +108,24 @@ class GreedyPolicy(ScoredPolicy):
 
     cover_weight = 1.0
     doctrine = False
+
+    def choose(self, decision: Decision) -> Any:
+        """:meth:`ScoredPolicy.choose` (the same scores, order and tie-breaks),
+        with the view only read while its actions are scored, so that the
+        rules answer questions about it once (issue 23, speed of play)."""
+        acts = list(decision.legal_actions)
+        rules = decision.rules
+        if rules is None or decision.view is None or not hasattr(rules, "reading"):
+            return super().choose(decision)
+        view = decision.view()
+        best, best_score = acts[0], float("-inf")
+        with rules.reading(view):
+            for i, a in enumerate(acts):
+                score = self.score(rules, view, a, decision.side)
+                score += tie_break(decision, i)
+                if score > best_score:
+                    best, best_score = a, score
+        return best
 
     def score(self, rules: Any, view: Any, a: Any, side: str) -> float:
         """The score of one legal action of ``side`` in its ``view``."""
@@ -289,7 +307,7 @@ class GreedyPolicy(ScoredPolicy):
         if goals:
             g = min(goals, key=lambda p: distance(start, p))
             score += STEP_VALUE * (distance(start, g) - distance(to, g)) / rules.step_m
-        ground = str(rules.map.terrain_at([to.x], [to.y])[0])
+        ground = rules.ground_at(to)
         if ground in COVER_GROUND:
             score += COVER_BONUS * self.cover_weight
         score += self._board_prospect(rules, view, f, to)

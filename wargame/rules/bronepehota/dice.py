@@ -35,6 +35,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Final
 
 __all__ = [
@@ -237,5 +238,12 @@ def as_dice(value: str | Dice, name: str = "dice") -> Dice:
     if isinstance(value, Dice):
         return value
     if isinstance(value, str):
-        return parse_dice(value)
+        return _parsed(value)
     raise DiceNotationError(f"{name}: {value!r} is not dice notation or Dice")
+
+
+@lru_cache(maxsize=1024)
+def _parsed(text: str) -> Dice:
+    """:func:`parse_dice`, remembered (a :class:`Dice` is immutable; bad
+    notation raises every time, as it is not remembered; issue 23)."""
+    return parse_dice(text)

@@ -49,6 +49,10 @@ class Jumps(Table):
     def jump_height_steps(self, a: Point, b: Point) -> float:
         """The height of a jump from ``a`` to ``b`` in steps: the highest ground
         under its line above the take-off point (ASSUMPTION, module docstring)."""
+        key = (a.x, a.y, b.x, b.y)
+        memo: dict[tuple[float, ...], float] | None = getattr(self, "_jump_top", None)
+        if memo is not None and key in memo:
+            return memo[key]
         d = distance(a, b)
         n = max(2, math.ceil(d / 2.0) + 1)
         z0 = float(self.map.elevation(a.x, a.y))
@@ -60,7 +64,10 @@ class Jumps(Table):
             )
             for k in range(n)
         )
-        return max(0.0, top - z0) / self.step_m
+        out = max(0.0, top - z0) / self.step_m
+        if memo is not None:  # the map does not change (issue 23, speed)
+            memo[key] = out
+        return out
 
     def jump_problem(self, state: GameState, f: Fig, to: Point) -> str | None:
         """Why soldier ``f`` may not jump to ``to`` (``None``: he may)."""

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
+from functools import lru_cache
 from math import comb
 
 import pandas as pd
@@ -60,6 +61,15 @@ def hit_probability(
     """
     d = as_dice(range_die, "range_die")
     st = steps(distance_steps)
+    if type(range_bonus) is int and type(aimed) is bool:
+        return _hit_probability(d, st, range_bonus, aimed)
+    return _hit_probability.__wrapped__(d, st, range_bonus, aimed)
+
+
+@lru_cache(maxsize=4096)
+def _hit_probability(d: Dice, st: int, range_bonus: int, aimed: bool) -> Fraction:
+    """:func:`hit_probability` of a die at whole steps ``st``, remembered (the
+    AI asks it for the same dice and distances again and again; issue 23)."""
     return sum(
         (
             p

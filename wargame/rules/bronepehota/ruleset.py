@@ -89,6 +89,7 @@ from wargame.engine import (
     Point,
     Scenario,
     ScenarioError,
+    Unit,
     candidate_moves,
     locate_objectives,
     place_units,
@@ -233,6 +234,12 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
         if problems:
             raise ScenarioError(problems)
         self._sight: dict[tuple[float, ...], float] = {}
+        # the map does not change: answers about its ground are remembered
+        self._ground: dict[tuple[float, ...], frozenset[str]] = {}
+        self._elev: dict[tuple[float, float], float] = {}
+        self._jump_top: dict[tuple[float, ...], float] = {}
+        self._samples: dict[tuple[float, ...], tuple[Point, ...]] = {}
+        self._ground_pt: dict[tuple[float, float], str] = {}
 
     def _turn_to_act(self, state: GameState, uid: str, mid: str, act: str) -> Fig:
         """Who acts, checked against the turn: the side, the unit, the figure."""
@@ -323,26 +330,57 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
                     f"§4.1: the way passes through {o.model.id} at ({p.x:.1f}, "
                     f"{p.y:.1f}); go round, or stop touching it"
                 )
-        # the ground under the way, sampled every 2 m (the map's land cover is 10 m)
-        n = max(2, math.ceil(d / 2.0) + 1)
-        xs = [start.x + (to.x - start.x) * k / (n - 1) for k in range(n)]
-        ys = [start.y + (to.y - start.y) * k / (n - 1) for k in range(n)]
-        ground = {str(c) for c in self.map.terrain_at(xs, ys)}
+        ground = self._ground_along(start, to, d)
         if f.airborne:
             if "woods" in ground:  # §4.2: trees (20 m) stand above its flight
                 return "§4.2: the way crosses woods, taller than the flight; fly round"
             return None
         if "water" in ground:
             return "§4.1 (map): the way crosses water, an obstacle deeper than a step"
-        rise = abs(
-            float(self.map.elevation(to.x, to.y))
-            - float(self.map.elevation(start.x, start.y))
-        )
+        rise = abs(self._elevation(to.x, to.y) - self._elevation(start.x, start.y))
         if rise > d:
             return (
                 f"§4.1: a gradient of over 45° ({rise:.0f} m up or down in {d:.0f} m)"
             )
         return None
+
+    def _ground_along(self, start: Point, to: Point, d: float) -> frozenset[str]:
+        """The land-cover classes under the way from ``start`` to ``to`` (``d``
+        metres long), sampled every 2 m (the map's land cover is 10 m)."""
+        key = (start.x, start.y, to.x, to.y)
+        if key not in self._ground:
+            n = max(2, math.ceil(d / 2.0) + 1)
+            xs = [start.x + (to.x - start.x) * k / (n - 1) for k in range(n)]
+            ys = [start.y + (to.y - start.y) * k / (n - 1) for k in range(n)]
+            self._ground[key] = frozenset(str(c) for c in self.map.terrain_at(xs, ys))
+        return self._ground[key]
+
+    def _sampled_moves(self, a: Point, reach: float) -> list[Point]:
+        """The engine's sample of moves of up to ``reach`` m from ``a`` (toward
+        the objectives, into cover, four directions): the map and objectives
+        do not change, so it is remembered per start and reach."""
+        key = (a.x, a.y, reach)
+        if key not in self._samples:
+            objectives = {k: p for k, (p, _) in self.objectives.items()}
+            self._samples[key] = tuple(
+                c.point
+                for c in candidate_moves(
+                    a, reach, game_map=self.map, objectives=objectives, directions=4
+                )
+            )
+        return list(self._samples[key])
+
+    def ground_at(self, p: Point) -> str:
+        """The map's land-cover class at ``p``, remembered."""
+        if (p.x, p.y) not in self._ground_pt:
+            self._ground_pt[(p.x, p.y)] = str(self.map.terrain_at([p.x], [p.y])[0])
+        return self._ground_pt[(p.x, p.y)]
+
+    def _elevation(self, x: float, y: float) -> float:
+        """The map's ground height at ``(x, y)`` (m), remembered."""
+        if (x, y) not in self._elev:
+            self._elev[(x, y)] = float(self.map.elevation(x, y))
+        return self._elev[(x, y)]
 
     def shot_problem(
         self, state: GameState, f: Fig, tid: str, tmid: str, key: str = ""
@@ -483,12 +521,8 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
                         round(a.x + (g.x - a.x) * k, 2), round(a.y + (g.y - a.y) * k, 2)
                     )
                 )
-            objectives = {k: p for k, (p, _) in self.objectives.items()}
             if reach > 0:
-                for c in candidate_moves(
-                    a, reach, game_map=self.map, objectives=objectives, directions=4
-                ):
-                    pts.append(c.point)
+                pts += self._sampled_moves(a, reach)
             for p in pts:
                 if distance(p, a) == 0:
                     continue
@@ -498,6 +532,30 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
         return out
 
     def legal_actions(self, state: GameState) -> list[Action]:
+        # the figures are read from ``state``, unchanged here, once (table.py)
+        with self.reading(state):
+            return self._legal_actions(state)
+
+    def _prefetch(self, state: GameState, side: str, units: list[Unit]) -> None:
+        """The sight lines the figures offered actions below may shoot along,
+        worked out all at once (:meth:`prefetch_sight`): the same figures as
+        the loop of :meth:`_legal_actions` picks."""
+        done = set(state.vars.get("done", ())) | set(state.vars.get("spent", ()))
+        current = state.vars.get("current")
+        shooters = []
+        for u in units:
+            todo = [
+                m
+                for m in u.models
+                if m.id not in done and isinstance(m.position, Point)
+            ]
+            todo.sort(key=lambda m: (m.id != current, m.id))
+            shooters += [self._fig(u, m) for m in todo[:3]]
+        self.prefetch_sight(
+            shooters, [e for e in self._figures(state) if e.unit.side != side]
+        )
+
+    def _legal_actions(self, state: GameState) -> list[Action]:
         side = self.current_side(state)
         if side is None:
             return []
@@ -509,6 +567,7 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
         crew: list[Action] = []
         done = set(state.vars.get("done", ()))
         current = state.vars.get("current")
+        self._prefetch(state, side, units)
         for u in units:
             spent = set(state.vars.get("spent", ()))
             todo = [
@@ -625,6 +684,14 @@ class BronepehotaRuleset(OddsCommand, Views, Play):
         return Outcome(top[0] if len(top) == 1 else None, "turn limit", vp, state.turn)
 
     def objective_control(self, state: GameState) -> dict[str, str | None]:
+        memo = self._memo(state)
+        if memo is not None:
+            if "held" not in memo:
+                memo["held"] = self._objective_control(state)
+            return dict(memo["held"])
+        return self._objective_control(state)
+
+    def _objective_control(self, state: GameState) -> dict[str, str | None]:
         out: dict[str, str | None] = {}
         for name, (p, _) in self.objectives.items():
             near = {
