@@ -503,8 +503,8 @@ def main() -> None:
         print(
             f"  CPU until every map was drawn: server (Voila + kernels) "
             f"{cpu['server']:.1f} s, browsers {cpu['browser']:.1f} s; ratio server "
-            f"per visitor {cpu['server'] / args.together:.2f} s; in a class the browsers "
-            "run on the pupils' machines"
+            f"per visitor {cpu['server'] / args.together:.2f} s; in a class the "
+            "browsers run on the pupils' machines"
         )
         if rss:
             print(
