@@ -62,6 +62,7 @@ from .ai import (
     _route_m,
     _strays,
 )
+from .arms import can_bombard, should_dismount, unsafe_for_passengers
 from .dice import TO_BE_HIT, needed, p_success
 from .double import AtTheDouble
 from .going import concealed_in
@@ -70,6 +71,7 @@ from .moves import command_radius_m
 from .play import OBJECTIVE_IN
 from .ruleset import Assault, BreakOff, Counterattack, Move, Next, Shoot
 from .shooting import LONG_RANGE_IN, direct_weapon
+from .transport import Dismount, Mount
 
 __all__ = ["DoctrinePolicy"]
 
@@ -102,6 +104,7 @@ class DoctrinePolicy:
 
     def __init__(self) -> None:
         self._greedy = GreedyPolicy()
+        self._battery: dict[str, bool] = {}
 
     def choose(self, decision: Decision) -> Any:
         """The best legal action by the doctrine's scores (module docstring)."""
@@ -112,6 +115,7 @@ class DoctrinePolicy:
         view = decision.view()
         side = decision.side
         outgunned: dict[str, bool] = {}
+        self._battery: dict[str, bool] = {}
         self._warm(rules, view, side, acts)
         best, best_score = acts[0], -math.inf
         for i, a in enumerate(acts):
@@ -130,6 +134,11 @@ class DoctrinePolicy:
                 score = self._assault(rules, view, a)
             elif isinstance(a, Counterattack | BreakOff):
                 score = self._greedy._choice(rules, view, a)
+            elif isinstance(a, Dismount):  # before contact (arms.py)
+                get_out = should_dismount(rules, view, a.unit, side)
+                score = NEXT_SCORE + 0.01 if get_out else -1.0
+            elif isinstance(a, Mount):
+                score = -1.0  # once out, the passengers fight on foot
             elif isinstance(a, Next):
                 score = NEXT_SCORE
             else:  # bombard, air strike, get in or out: as the greedy player
@@ -277,6 +286,12 @@ class DoctrinePolicy:
         assert isinstance(here, Point)
         if is_company_command(u):
             return self._escort(rules, view, a, side)
+        if unsafe_for_passengers(rules, view, a.unit, side, a.to):
+            return -1.0  # not into assault reach with passengers aboard
+        if a.unit not in self._battery:
+            self._battery[a.unit] = can_bombard(rules, view, a.unit)
+        if self._battery[a.unit]:
+            return -1.0  # a battery with a target its spotter sees stays to fire
         goals = [
             p
             for name, (p, _) in rules.objectives.items()
