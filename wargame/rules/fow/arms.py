@@ -15,6 +15,12 @@ their move) and :mod:`.artillery` (§3.8: a spotter must see the aiming point):
   can shoot), stands within :data:`DISMOUNT_IN` of an objective its side does
   not hold (only teams on foot take it), or in the game's last two turns;
   otherwise the passengers stay aboard and ride on.
+* **Empty transports go back**: a transport platoon whose passengers got out
+  (every team a ``transport``) keeps out of the fight: standing within
+  :data:`HANG_BACK_IN` of an enemy team in view it moves only to beyond that
+  distance (cover preferred); standing beyond it, it stays (half-tracks of
+  1/0/0 armour, §6.2, are no fighting vehicles; the armored infantry's
+  half-tracks stayed in Remagen in 1945).
 * **A battery that can bombard stays**: a platoon with a bombardment weapon
   that has a bombardment on offer now (an enemy team in range that a team of it
   sees, :func:`.artillery.bombard_actions`) does not move, so that it may fire
@@ -22,8 +28,8 @@ their move) and :mod:`.artillery` (§3.8: a spotter must see the aiming point):
   moves as any platoon, to find a target.
 
 Examples:
-    >>> ASSAULT_REACH_IN, DISMOUNT_IN
-    (10.0, 16.0)
+    >>> ASSAULT_REACH_IN, DISMOUNT_IN, HANG_BACK_IN
+    (10.0, 16.0, 24.0)
 """
 
 from __future__ import annotations
@@ -38,8 +44,10 @@ from .artillery import bombard_actions, bombard_weapon
 __all__ = [
     "ASSAULT_REACH_IN",
     "DISMOUNT_IN",
+    "HANG_BACK_IN",
     "can_bombard",
     "carries",
+    "empty_transport_move",
     "enemy_near",
     "should_dismount",
     "unsafe_for_passengers",
@@ -49,6 +57,9 @@ __all__ = [
 ASSAULT_REACH_IN: Final = 10.0
 #: The passengers' rifle range (research §3.9): where they get out to fight.
 DISMOUNT_IN: Final = 16.0
+#: How far an empty transport keeps from the enemy: the MG42 HMG's 24", the
+#: longest machine-gun range of research §3.9.
+HANG_BACK_IN: Final = 24.0
 
 
 def carries(view: Any, tid: str) -> bool:
@@ -106,3 +117,22 @@ def can_bombard(rules: Any, view: Any, uid: str) -> bool:
     if not any(bombard_weapon(rules.team(m)) is not None for m in u.models):
         return False
     return bool(bombard_actions(rules, view, u))
+
+
+def empty_transport_move(
+    rules: Any, view: Any, uid: str, side: str, to: Point, cover: float
+) -> float | None:
+    """The doctrine's score of a move of an empty transport platoon ``uid``
+    to ``to`` (``cover``: the worth of ending in concealing ground), or
+    ``None`` when ``uid`` is not an empty transport platoon (module
+    docstring)."""
+    u = view.units[uid]
+    if not u.models or not all(rules.team(m).has("transport") for m in u.models):
+        return None
+    if carries(view, uid) or not isinstance(u.position, Point):
+        return None
+    if not enemy_near(rules, view, side, u.position, HANG_BACK_IN):
+        return -1.0  # out of the fight already: stays
+    if enemy_near(rules, view, side, to, HANG_BACK_IN):
+        return -1.0
+    return 0.1 + cover

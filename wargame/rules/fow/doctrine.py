@@ -62,7 +62,12 @@ from .ai import (
     _route_m,
     _strays,
 )
-from .arms import can_bombard, should_dismount, unsafe_for_passengers
+from .arms import (
+    can_bombard,
+    empty_transport_move,
+    should_dismount,
+    unsafe_for_passengers,
+)
 from .dice import TO_BE_HIT, needed, p_success
 from .double import AtTheDouble
 from .going import concealed_in
@@ -288,6 +293,11 @@ class DoctrinePolicy:
             return self._escort(rules, view, a, side)
         if unsafe_for_passengers(rules, view, a.unit, side, a.to):
             return -1.0  # not into assault reach with passengers aboard
+        into_cover = concealed_in(str(rules.map.terrain_at(a.to.x, a.to.y)))
+        end_cover = COVER if into_cover else 0.0
+        back = empty_transport_move(rules, view, a.unit, side, a.to, end_cover)
+        if back is not None:
+            return back  # an empty transport keeps out of the fight
         if a.unit not in self._battery:
             self._battery[a.unit] = can_bombard(rules, view, a.unit)
         if self._battery[a.unit]:
