@@ -25,11 +25,15 @@ system's own helpers (shot plans, moves, the exact odds), one action at a time:
   defensive fire it would meet, never into five expected hits), more readily a
   platoon on an objective; as the defender, counterattack or break off as the
   greedy player does.
+* **Combined arms** (:mod:`.arms`, docs D1-D4): passengers ride until their
+  transport is within 16" of an enemy team or an open objective, then get out
+  (never back in); a transport with passengers aboard never ends a move within
+  10" of an enemy team; an empty transport keeps 24" from the enemy; a battery
+  with a target its spotter sees stays to bombard.
 * ``Next`` (end the step) has :data:`~.ai.NEXT_SCORE`; bombardments, air
-  strikes (the target with the best expected kills), At the Double, mounting
-  and dismounting, and revealing an ambush (when an enemy team stands within
-  its range, or in the last turn) are scored as :class:`~.ai.GreedyPolicy`
-  scores them.
+  strikes (the target with the best expected kills), At the Double and
+  revealing an ambush (when an enemy team stands within its range, or in the
+  last turn) are scored as :class:`~.ai.GreedyPolicy` scores them.
 
 ASSUMPTION (documented in ``docs/rules/fow-v3.md``): the weights below are
 judgement, tuned only so that the policy beats random play and plays both
@@ -120,7 +124,7 @@ class DoctrinePolicy:
         view = decision.view()
         side = decision.side
         outgunned: dict[str, bool] = {}
-        self._battery: dict[str, bool] = {}
+        self._battery = {}
         self._warm(rules, view, side, acts)
         best, best_score = acts[0], -math.inf
         for i, a in enumerate(acts):
