@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import tomllib
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 import pytest
+from fow_remagen_foot import remagen_on_foot
 
 from wargame.engine import Game, IllegalActionError, Point
 from wargame.rules.fow.artillery import (
@@ -31,14 +30,13 @@ from wargame.rules.fow.artillery import (
 from wargame.rules.fow.ruleset import Move, Next, Shoot
 from wargame.rules.fow.smoke import Template
 
-SCENARIO = Path(__file__).parents[2] / "scenarios" / "fow_remagen_1945.toml"
 #: Open ground on the Remagen bank, 500 m south of the German engineers, with a
 #: view of them and of the MG 42s across the Rhine (found on the real map).
 BATTERY_AT = (375860.0, 5604240.0)
 
 
 def _data(count: int = 3, team: str = "us_81mm_mortar", **unit: Any) -> dict:
-    d = tomllib.loads(SCENARIO.read_text(encoding="utf-8"))
+    d = remagen_on_foot()
     for u in d["units"]:  # the MG 42s in the open (ambushes: test_fow_ambush.py)
         u.pop("ambush", None)
     d["units"].append(

@@ -6,18 +6,15 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import tomllib
-from pathlib import Path
 
 import pytest
+from fow_remagen_foot import remagen_on_foot
 
 from wargame.engine import Game, IllegalActionError, Model, Point
 from wargame.rules.fow.double import DOUBLE_FACTOR, AtTheDouble, double_dice
 from wargame.rules.fow.forces import teams
 from wargame.rules.fow.ruleset import Move, Next, Shoot
 from wargame.rules.fow.shooting import plan_shot
-
-SCENARIO = Path(__file__).parents[2] / "scenarios" / "fow_remagen_1945.toml"
 
 
 def _open_heading(g: Game, uid: str, metres: float) -> Point | None:
@@ -38,7 +35,7 @@ def _open_heading(g: Game, uid: str, metres: float) -> Point | None:
 
 
 def test_at_the_double_goes_twice_as_far_and_no_farther() -> None:
-    g = Game.from_scenario("fow_remagen_1945", seed=1)
+    g = Game.from_scenario(remagen_on_foot(), seed=1)
     rs, st = g.ruleset, g.state
     u = st.units["us_1pl"]
     # infantry 6" = 150 m (research §2.2); At the Double 12" = 300 m
@@ -71,7 +68,7 @@ def test_at_the_double_goes_twice_as_far_and_no_farther() -> None:
 def test_a_platoon_at_the_double_may_not_shoot_and_the_state_is_unchanged() -> None:
     # the 2nd Platoon on the Remagen bank, 400 m across the river from the
     # engineers (open ground, found on the real map)
-    d = tomllib.loads(SCENARIO.read_text(encoding="utf-8"))
+    d = remagen_on_foot()
     for u in d["units"]:  # no German ambush (test_fow_ambush.py)
         u.pop("ambush", None)
     u = next(u for u in d["units"] if u["id"] == "us_2pl")
@@ -157,7 +154,7 @@ def test_enemies_roll_double_dice_at_a_platoon_that_went_at_the_double() -> None
         sees=lambda a, b, e, t: True,
         metres_per_inch=25.0,
     )
-    g = Game.from_scenario("fow_remagen_1945", seed=1)
+    g = Game.from_scenario(remagen_on_foot(), seed=1)
     t = g.state.units["de_pioniere"]
     assert double_dice(plan, t) == plan  # it did not go At the Double
     dashed = dataclasses.replace(t, attrs={**t.attrs, "at_double": True})
@@ -167,7 +164,7 @@ def test_enemies_roll_double_dice_at_a_platoon_that_went_at_the_double() -> None
 
 
 def test_at_the_double_moves_are_offered_and_legal() -> None:
-    g = Game.from_scenario("fow_remagen_1945", seed=1)
+    g = Game.from_scenario(remagen_on_foot(), seed=1)
     legal = g.legal_actions()
     dashes = [a for a in legal if isinstance(a, AtTheDouble)]
     assert dashes

@@ -5,12 +5,11 @@ Gone to Ground), Pinning Down, bad input, and the conformance harness."""
 from __future__ import annotations
 
 import math
-import tomllib
-from pathlib import Path
 from typing import Any
 
 import pytest
 import shapely
+from fow_remagen_foot import remagen_on_foot
 
 from wargame.engine import Game, IllegalActionError, Model, Point, ScenarioError
 from wargame.rules.fow.forces import teams
@@ -18,11 +17,9 @@ from wargame.rules.fow.ruleset import Move, Next, Shoot
 from wargame.rules.fow.shooting import direct_weapon, plan_shot
 from wargame.testing import check_ruleset
 
-SCENARIO = Path(__file__).parents[2] / "scenarios" / "fow_remagen_1945.toml"
-
 
 def data(**changes: Any) -> dict[str, Any]:
-    d = tomllib.loads(SCENARIO.read_text(encoding="utf-8"))
+    d = remagen_on_foot()
     d.update(changes)
     return d
 
@@ -33,7 +30,7 @@ def unit(d: dict[str, Any], uid: str) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def game() -> Game:
-    return Game.from_scenario("fow_remagen_1945", seed=1)
+    return Game.from_scenario(remagen_on_foot(), seed=1)
 
 
 # --------------------------------------------------------------------------- #
@@ -116,7 +113,7 @@ def test_the_bridge_of_1945_carries_a_tank_over_the_rhine() -> None:
 
 
 def test_an_illegal_move_names_the_team_and_changes_nothing(game: Game) -> None:
-    g = Game.from_scenario("fow_remagen_1945", seed=1)
+    g = Game.from_scenario(remagen_on_foot(), seed=1)
     u = g.state.units["us_1pl"]
     p = u.position
     before = [m.position for m in u.models]
@@ -131,7 +128,7 @@ def test_an_illegal_move_names_the_team_and_changes_nothing(game: Game) -> None:
 
 
 def test_a_legal_move_moves_every_team_by_the_same_offset() -> None:
-    g = Game.from_scenario("fow_remagen_1945", seed=1)
+    g = Game.from_scenario(remagen_on_foot(), seed=1)
     moves = [a for a in g.legal_actions() if isinstance(a, Move) and a.unit == "us_1pl"]
     assert moves
     a = moves[0]
@@ -284,7 +281,7 @@ def _facing_the_pioniere(seed: int, uid: str = "us_2pl") -> Game:
     """A US platoon (default: the 2nd, with its machine gun) set up 150-300 m
     from the German engineers, on open ground with a clear view of them and no
     base overlapping (found on the real map)."""
-    probe = Game.from_scenario("fow_remagen_1945", seed=seed)
+    probe = Game.from_scenario(remagen_on_foot(), seed=seed)
     rs = probe.ruleset
     tp = probe.state.units["de_pioniere"].models[0].position
     for r in (150.0, 200.0, 250.0, 300.0):

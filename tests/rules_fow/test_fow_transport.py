@@ -22,26 +22,11 @@ SCENARIO = Path(__file__).parents[2] / "scenarios" / "fow_remagen_1945.toml"
 
 
 def _data(**mount: Any) -> dict[str, Any]:
+    """The shipped Remagen scenario (1st Platoon rides in ``us_halftracks``),
+    with ``mount`` overriding keys of ``us_1pl``."""
     d = tomllib.loads(SCENARIO.read_text(encoding="utf-8"))
-    d["units"].append(
-        {
-            "id": "us_halftracks",
-            "name": "M3 half-tracks",
-            "type": "transport platoon",
-            "formation": "tf_engeman",
-            "motivation": "confident",
-            "skill": "trained",
-            "teams": [{"team": "us_m3_halftrack", "count": 3}],
-            "zone": "us_start",
-            "layout": "line",
-            "spacing_m": 70.0,
-            "facing": 45,
-        }
-    )
     u = next(u for u in d["units"] if u["id"] == "us_1pl")
-    for k in ("zone", "layout", "spacing_m", "facing"):
-        u.pop(k, None)
-    u["mounted_in"] = "us_halftracks"
+    assert u["mounted_in"] == "us_halftracks"
     u.update(mount)
     return d
 

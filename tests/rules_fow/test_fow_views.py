@@ -6,12 +6,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from fow_remagen_foot import remagen_on_foot
+
 from wargame.engine import Game
 from wargame.render.points import SUPPRESSED_COLOUR, models_geojson
 
 
 def test_pinned_platoons_and_bailed_or_bogged_teams_are_drawn_so() -> None:
-    g = Game.from_scenario("fow_remagen_1945", seed=1)
+    g = Game.from_scenario(remagen_on_foot(), seed=1)
     st = g.state
     tanks = st.units["us_pershings"]
     first, second, *rest = tanks.models

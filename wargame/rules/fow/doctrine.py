@@ -31,11 +31,15 @@ system's own helpers (shot plans, moves, the exact odds), one action at a time:
   cover, less the enemy's expected hits there, plus the metres it gains
   toward an open objective (an attacker only); holding its ground scores the
   same where it stands, plus :data:`~.ai.NEXT_SCORE`.
+* **Combined arms** (:mod:`.arms`, docs D1-D4): passengers ride until their
+  transport is within 16" of an enemy team or an open objective, then get out
+  (never back in); a transport with passengers aboard never ends a move within
+  10" of an enemy team; an empty transport keeps 24" from the enemy; a battery
+  with a target its spotter sees stays to bombard.
 * ``Next`` (end the step) has :data:`~.ai.NEXT_SCORE`; bombardments, air
-  strikes (the target with the best expected kills), At the Double, mounting
-  and dismounting, and revealing an ambush (when an enemy team stands within
-  its range, or in the last turn) are scored as :class:`~.ai.GreedyPolicy`
-  scores them.
+  strikes (the target with the best expected kills), At the Double and
+  revealing an ambush (when an enemy team stands within its range, or in the
+  last turn) are scored as :class:`~.ai.GreedyPolicy` scores them.
 
 ASSUMPTION (documented in ``docs/rules/fow-v3.md``): the weights below are
 judgement, tuned only so that the policy beats random play and plays both
@@ -68,6 +72,12 @@ from .ai import (
     _route_m,
     _strays,
 )
+from .arms import (
+    can_bombard,
+    empty_transport_move,
+    should_dismount,
+    unsafe_for_passengers,
+)
 from .consolidate import Consolidate
 from .dice import TO_BE_HIT, needed, p_success
 from .double import AtTheDouble
@@ -77,6 +87,7 @@ from .moves import command_radius_m
 from .play import OBJECTIVE_IN
 from .ruleset import Assault, BreakOff, Counterattack, Move, Next, Shoot
 from .shooting import LONG_RANGE_IN, direct_weapon
+from .transport import Dismount, Mount
 
 __all__ = ["DoctrinePolicy"]
 
@@ -109,6 +120,7 @@ class DoctrinePolicy:
 
     def __init__(self) -> None:
         self._greedy = GreedyPolicy()
+        self._battery: dict[str, bool] = {}
 
     def choose(self, decision: Decision) -> Any:
         """The best legal action by the doctrine's scores (module docstring)."""
@@ -119,6 +131,7 @@ class DoctrinePolicy:
         view = decision.view()
         side = decision.side
         outgunned: dict[str, bool] = {}
+        self._battery = {}
         self._warm(rules, view, side, acts)
         best, best_score = acts[0], -math.inf
         for i, a in enumerate(acts):
@@ -141,6 +154,11 @@ class DoctrinePolicy:
                 score = self._assault(rules, view, a)
             elif isinstance(a, Counterattack | BreakOff):
                 score = self._greedy._choice(rules, view, a)
+            elif isinstance(a, Dismount):  # before contact (arms.py)
+                get_out = should_dismount(rules, view, a.unit, side)
+                score = NEXT_SCORE + 0.01 if get_out else -1.0
+            elif isinstance(a, Mount):
+                score = -1.0  # once out, the passengers fight on foot
             elif isinstance(a, Next):
                 score = NEXT_SCORE
             else:  # bombard, air strike, get in or out: as the greedy player
@@ -328,6 +346,17 @@ class DoctrinePolicy:
         assert isinstance(here, Point)
         if is_company_command(u):
             return self._escort(rules, view, a, side)
+        if unsafe_for_passengers(rules, view, a.unit, side, a.to):
+            return -1.0  # not into assault reach with passengers aboard
+        into_cover = concealed_in(str(rules.map.terrain_at(a.to.x, a.to.y)))
+        end_cover = COVER if into_cover else 0.0
+        back = empty_transport_move(rules, view, a.unit, side, a.to, end_cover)
+        if back is not None:
+            return back  # an empty transport keeps out of the fight
+        if a.unit not in self._battery:
+            self._battery[a.unit] = can_bombard(rules, view, a.unit)
+        if self._battery[a.unit]:
+            return -1.0  # a battery with a target its spotter sees stays to fire
         goals = [
             p
             for name, (p, _) in rules.objectives.items()
