@@ -43,7 +43,7 @@ FOW_SETUP = """from wargame.engine import Game
 from wargame.ui import GameView
 game = Game.from_scenario("fow_remagen_1945", seed=1)
 view = GameView(game, human="us", height="560px")
-p = game.state.units["us_1pl"].position
+p = game.state.units["us_2pl"].position  # 1st Platoon rides in half-tracks
 lon, lat = game.map.to_lonlat(p.x, p.y)
 view.leaflet.center = (float(lat), float(lon))
 view.leaflet.zoom = 17
@@ -121,12 +121,13 @@ def test_a_flames_of_war_platoon_moves_by_clicking_the_map(
     page.set_viewport_size({"width": 1280, "height": 900})
     page.goto(fow_url, wait_until="commit", timeout=120_000)
     page.locator("img.leaflet-image-layer").first.wait_for(timeout=120_000)
-    # the US teams at least: 6 + 6 + 3 dots
+    # the US teams on the table at least: 6 + 3 + 3 + 3 dots (1st Platoon's six
+    # ride in the half-tracks)
     page.wait_for_function(
         "document.querySelectorAll('path.wargame-model').length >= 15", timeout=60_000
     )
     two_frames(page)
-    marker = page.locator('img.leaflet-marker-icon[title*="1st Platoon, A/27th"]').first
+    marker = page.locator('img.leaflet-marker-icon[title*="2nd Platoon, A/27th"]').first
     marker.wait_for(timeout=30_000)
     marker.dispatch_event("click")
     page.locator("path.wargame-reach").first.wait_for(timeout=60_000)
@@ -134,8 +135,8 @@ def test_a_flames_of_war_platoon_moves_by_clicking_the_map(
     box = marker.bounding_box()
     assert box is not None
     t0 = time.time()
-    # 50 px west, 60 px north (about 38 m and 46 m): clear of the other
-    # platoons' counters, which stand east and south of this one
+    # 50 px west, 60 px north (about 38 m and 46 m): open ground, clear of the
+    # other platoons' counters, which stand north-east and east of this one
     page.mouse.click(
         box["x"] + box["width"] / 2 - 50, box["y"] + box["height"] / 2 - 60
     )
