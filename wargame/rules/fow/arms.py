@@ -39,6 +39,7 @@ from typing import Any, Final
 
 from wargame.engine import Point
 
+from .ai import _enemy_within
 from .artillery import bombard_actions, bombard_weapon
 
 __all__ = [
@@ -69,16 +70,8 @@ def carries(view: Any, tid: str) -> bool:
 
 def enemy_near(rules: Any, view: Any, side: str, at: Point, reach_in: float) -> bool:
     """Whether an enemy team in ``side``'s view stands within ``reach_in``
-    inches of ``at`` (centre to centre)."""
-    reach = reach_in * rules.scale
-    for t in view.units.values():
-        if t.side == side or not rules._in_play(t):
-            continue
-        for m in t.models:
-            p = m.position
-            if isinstance(p, Point) and math.hypot(p.x - at.x, p.y - at.y) <= reach:
-                return True
-    return False
+    inches of ``at`` (centre to centre): the greedy player's test, in inches."""
+    return _enemy_within(rules, view, side, at, reach_in * rules.scale)
 
 
 def unsafe_for_passengers(
